@@ -1,0 +1,92 @@
+/**
+ * The intermediate model: the one description of the service that every emitter reads.
+ *
+ * Both interfaces feed it. JSON Schemas become `kinds` (REST resources) and their six
+ * operations; the WSDL (see load/wsdl.ts) adds its own message types and operations. Emitters
+ * never look at schema files or WSDL directly, so a new protocol detail is added here once and
+ * every artifact (types, validators, routes, SDKs, API description) can follow it.
+ */
+
+/** A JSON Schema document as it sits in `schemas/`. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** One schema file, whether it describes a kind or only shared definitions. */
+export interface SchemaDocument {
+  /** File name without `.json`; also the last segment of `$id`, e.g. `node`. */
+  readonly slug: string;
+  /** Path relative to the project root, used in messages and headers. */
+  readonly file: string;
+  /** The canonical `$id`, `{schema_base}/<slug>`. */
+  readonly id: string;
+  /** TypeScript name of the document's root type, from `title`. */
+  readonly typeName: string;
+  readonly json: JsonSchema;
+}
+
+/** Scalar and container types a field can have, as far as the schema says. */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'unknown';
+
+/**
+ * One addressable field of a kind, in the dot notation of the query language.
+ * `arrays` lists the segment positions whose value is an array, so that `hops.href` can be
+ * compared element by element (UNIS's Mongo semantics) instead of as one value.
+ */
+export interface Field {
+  readonly path: string;
+  readonly type: FieldType;
+  readonly arrays: readonly number[];
+  /** Marked `x-index`: the storage keeps an index on it. */
+  readonly indexed: boolean;
+}
+
+/** A resource kind served as a REST collection. */
+export interface Kind extends SchemaDocument {
+  /** Display name, e.g. `Node`. */
+  readonly name: string;
+  /** The `x-collection` annotation, e.g. `nodes`. */
+  readonly collection: string;
+  /** True when the schema forbids fields it does not name (Metadata). */
+  readonly closed: boolean;
+  /** Every field the schema names, sorted by path. */
+  readonly fields: readonly Field[];
+  /** Documents this kind's schema refers to, directly or not (slugs, sorted). */
+  readonly dependencies: readonly string[];
+}
+
+export type RestAction = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'remove';
+
+/** An operation of either protocol. */
+export interface Operation {
+  /** Unique name, e.g. `createNode` or `checkStatus`. */
+  readonly name: string;
+  readonly summary: string;
+  readonly rest?: {
+    readonly kind: string;
+    readonly action: RestAction;
+    readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    /** Path template in OpenAPI form, e.g. `/nodes/{id}`. */
+    readonly path: string;
+  };
+  readonly soap?: SoapBinding;
+}
+
+/** How a SOAP operation appears on the wire; the message types live in `Model.soap`. */
+export interface SoapBinding {
+  readonly action: string;
+  /** Local names of the request and response elements in the types namespace. */
+  readonly requestElement: string;
+  readonly responseElement: string;
+}
+
+export interface Model {
+  /** Canonical schema base shared by every `$id`, e.g. `https://topocat.dev/schema/20120709`. */
+  readonly schemaBase: string;
+  /** The version segment of the schema base (`20120709`). */
+  readonly schemaVersion: string;
+  /** Every schema document, kinds and shared definitions alike, sorted by slug. */
+  readonly documents: readonly SchemaDocument[];
+  /** REST kinds, sorted by slug. */
+  readonly kinds: readonly Kind[];
+  /** Every operation of every protocol, in a stable order. */
+  readonly operations: readonly Operation[];
+}

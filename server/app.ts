@@ -1,0 +1,56 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { kinds } from '../generated/rest/kinds.js';
+import { mountRoutes } from '../generated/rest/routes/index.js';
+import { authentication, authorize, scopeOf, type Authenticator } from './auth.js';
+import type { Config } from './config.js';
+import { errorHandler } from './http/error-handler.js';
+import { requestContext } from './http/request-context.js';
+import type { Logger } from './log.js';
+import { mountDiscovery } from './rest/discovery.js';
+import { createRestHandlers } from './rest/handlers.js';
+import { Representations } from './rest/representation.js';
+import type { ResourceStore } from './storage/resource-store.js';
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: ResourceStore;
+  readonly authenticator: Authenticator;
+  /** The resolved public base URL and schema base (configuration, or defaults after listen). */
+  readonly baseUrl: string;
+  readonly schemaBase: string;
+}
+
+/**
+ * The Koa application: request id and access log, the one error shape, authentication, then
+ * discovery and the generated routes of every collection.
+ */
+export function createApp({ config, logger, store, authenticator, baseUrl, schemaBase }: AppDependencies): Koa {
+  const app = new Koa({ proxy: false });
+  // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
+  app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
+
+  app.use(requestContext(logger));
+  app.use(errorHandler(logger));
+  app.use(authentication(authenticator));
+
+  const representations = new Representations(kinds, baseUrl, schemaBase);
+  const router = new Router();
+  mountDiscovery(router, { kinds, representations, store, baseUrl, schemaBase });
+
+  const handlers = createRestHandlers({ store, representations, limits: config.limits });
+  const resources = new Router();
+  // Every collection route needs the scope of its method; discovery stays open.
+  resources.use(async (ctx, next) => {
+    authorize(ctx, scopeOf(ctx.method));
+    await next();
+  });
+  mountRoutes(resources, handlers);
+
+  app.use(router.routes());
+  app.use(resources.routes());
+  app.use(resources.allowedMethods());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * Configuration from the environment. Every setting has a default that runs the service on one
+ * machine with SQLite; each is documented in the README's configuration table.
+ */
+
+export interface Limits {
+  /** Largest accepted request body, in bytes (413 above). */
+  readonly bodyBytes: number;
+  /** Most items in one POSTed array (413 above). */
+  readonly arrayItems: number;
+  /** Deepest JSON nesting accepted (400 above). */
+  readonly jsonDepth: number;
+  /** Most query parameters in one request (400 above). */
+  readonly queryParameters: number;
+}
+
+export interface Timeouts {
+  /** Time allowed to receive a whole request, headers and body (Node's requestTimeout). */
+  readonly requestMs: number;
+  /** Time allowed to receive the request headers. */
+  readonly headersMs: number;
+  /** Idle time before a kept-alive connection is closed. */
+  readonly keepAliveMs: number;
+  /** On SIGTERM, how long in-flight requests may take before the process exits anyway. */
+  readonly shutdownMs: number;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Base URL of the service as clients see it; `selfRef` and `Location` are built from it. */
+  readonly publicUrl: string | undefined;
+  /** Base of the schema addresses (`$schema`); defaults to `{publicUrl}/schema/<version>`. */
+  readonly schemaBase: string | undefined;
+  readonly databaseUrl: string;
+  /** Connections per process to the database (readers, for SQLite). */
+  readonly databasePoolMax: number;
+  readonly logLevel: string;
+  readonly limits: Limits;
+  readonly timeouts: Timeouts;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return value;
+}
+
+function url(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(name, 'must be an http or https URL');
+  if (parsed.search !== '' || parsed.hash !== '') throw new ConfigError(name, 'must not carry a query or fragment');
+  return parsed.href.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'expected sqlite:<file> or postgres://user@host:port/database');
+  }
+  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65_535),
+    publicUrl: url(env, 'PUBLIC_URL'),
+    schemaBase: url(env, 'SCHEMA_BASE'),
+    databaseUrl,
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
+    logLevel,
+    limits: {
+      bodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1_024),
+      arrayItems: integer(env, 'MAX_ARRAY_ITEMS', 10_000, 1),
+      jsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 10_000),
+      queryParameters: integer(env, 'MAX_QUERY_PARAMETERS', 256, 8),
+    },
+    timeouts: {
+      requestMs,
+      headersMs: Math.min(integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500), requestMs),
+      keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
+      shutdownMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    },
+  };
+}

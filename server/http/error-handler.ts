@@ -1,0 +1,56 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../log.js';
+import { StorageUnavailable } from '../storage/errors.js';
+import { HttpError, errorBody, type ErrorDetail } from './errors.js';
+
+const EMPTY_STATUS_MESSAGES: Readonly<Record<number, string>> = {
+  404: 'no such collection or path',
+  405: 'method not allowed on this path',
+  501: 'method not implemented',
+};
+
+interface Presented {
+  status: number;
+  message: string;
+  details: readonly ErrorDetail[];
+  headers: Readonly<Record<string, string>>;
+}
+
+function present(error: unknown): Presented {
+  if (error instanceof HttpError) return error;
+  if (error instanceof StorageUnavailable) {
+    return { status: 503, message: 'the database is unavailable; retry shortly', details: [], headers: { 'Retry-After': '1' } };
+  }
+  // Koa's own client errors (ctx.throw, http-errors) carry `expose` when their message is safe.
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
+    return { status, message: (error as Error).message, details: [], headers: {} };
+  }
+  return { status: 500, message: 'internal error; the request id identifies it in the server log', details: [], headers: {} };
+}
+
+/**
+ * Every error leaves as the one error body, with the request id. Unexpected errors are logged
+ * with their stack and answered with 500 and no detail: nothing internal leaks to the client.
+ */
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      const message = EMPTY_STATUS_MESSAGES[ctx.status];
+      if (message !== undefined && (ctx.body === undefined || ctx.body === null)) {
+        ctx.type = 'application/json';
+        ctx.body = errorBody(ctx.status, message, [], ctx.state.requestId);
+      }
+    } catch (error) {
+      const presented = present(error);
+      if (presented.status >= 500) logger.error({ requestId: ctx.state.requestId, err: error }, 'request failed');
+      // Headers set for a success (ETag, Location, Content-Type) do not belong on the error.
+      for (const name of Object.keys(ctx.response.headers)) if (name.toLowerCase() !== 'x-request-id') ctx.remove(name);
+      for (const [name, value] of Object.entries(presented.headers)) ctx.set(name, value);
+      ctx.status = presented.status;
+      ctx.type = 'application/json';
+      ctx.body = errorBody(presented.status, presented.message, presented.details, ctx.state.requestId);
+    }
+  };
+}

@@ -1,0 +1,14 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured logs: one JSON object per line on stdout, so any collector can parse them.
+ * Writes are asynchronous to stay off the request path; `flush` drains on exit.
+ */
+export function createLogger(level: string): Logger {
+  return pino(
+    { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: false }),
+  );
+}

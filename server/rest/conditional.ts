@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Expectation } from '../storage/resource-store.js';
+
+/**
+ * Validators of a representation (rest-contract §5): a strong ETag that changes whenever `ts`
+ * does, and Last-Modified from `ts`. A projection (`fields=`) is another representation, so it
+ * gets its own ETag.
+ */
+export function etagFor(ts: number, variant?: string): string {
+  if (variant === undefined) return `"${ts}"`;
+  return `"${ts}.${createHash('sha256').update(variant).digest('base64url').slice(0, 12)}"`;
+}
+
+export function lastModified(ts: number): string {
+  return new Date(Math.floor(ts / 1000)).toUTCString();
+}
+
+const ENTITY_TAG = /(W\/)?"([^"]*)"/g;
+
+/** If-None-Match (weak comparison) or, without it, If-Modified-Since. */
+export function isNotModified(ctx: Context, etag: string, ts: number): boolean {
+  const noneMatch = ctx.get('if-none-match');
+  if (noneMatch !== '') {
+    if (noneMatch.trim() === '*') return true;
+    const opaque = etag.slice(1, -1);
+    return [...noneMatch.matchAll(ENTITY_TAG)].some((m) => m[2] === opaque);
+  }
+  const since = Date.parse(ctx.get('if-modified-since'));
+  return !Number.isNaN(since) && Math.floor(ts / 1_000_000) <= Math.floor(since / 1000);
+}
+
+/**
+ * If-Match as a storage expectation: `*`, or the `ts` values of the strong tags it lists. Weak
+ * tags never match (RFC 9110 §13.1.1), so a header of only weak or foreign tags expects nothing
+ * that can exist and the write fails with 412.
+ */
+export function expectation(ctx: Context): Expectation | undefined {
+  const header = ctx.get('if-match');
+  if (header === '') return undefined;
+  if (header.trim() === '*') return 'any';
+  return [...header.matchAll(ENTITY_TAG)].filter((m) => m[1] === undefined && /^\d{1,16}$/.test(m[2]!)).map((m) => Number(m[2]));
+}

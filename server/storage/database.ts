@@ -1,0 +1,49 @@
+import knexFactory, { type Knex } from 'knex';
+import type { Dialect } from './dialect.js';
+import { SqliteDialect } from './dialects/sqlite.js';
+import { migrate } from './migrations.js';
+
+/**
+ * An open database: a pool that reads, a pool that writes (the same pool where the engine
+ * handles concurrent writers itself) and the dialect that knows how to talk to it.
+ */
+export interface Database {
+  readonly dialect: Dialect;
+  readonly reader: Knex;
+  readonly writer: Knex;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  readonly url: string;
+  readonly poolMax: number;
+}
+
+export function dialectFor(url: string): Dialect {
+  if (url.startsWith('sqlite:')) return new SqliteDialect(url);
+  throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
+}
+
+/** Connect and bring the schema up to date (migrations are idempotent and safe to race). */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const dialect = dialectFor(options.url);
+  const reader = knexFactory(dialect.readerConfig(options.poolMax));
+  const writerConfig = dialect.writerConfig();
+  const writer = writerConfig ? knexFactory(writerConfig) : reader;
+  const database: Database = {
+    dialect,
+    reader,
+    writer,
+    async close() {
+      if (writer !== reader) await writer.destroy();
+      await reader.destroy();
+    },
+  };
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+
+/** Where a JSON value comes from: the document column, or one element of an array being searched. */
+export type JsonSource = { readonly kind: 'column'; readonly column: string } | { readonly kind: 'element'; readonly alias: string };
+
+/** The SQL type a condition compares as. */
+export type ScalarType = 'string' | 'number' | 'boolean';
+
+export type Comparison = '=' | '<' | '<=' | '>' | '>=' | 'IN';
+
+/** A raw row as the stores read it: `doc` is JSON text, never parsed on the way through. */
+export interface Row {
+  readonly [column: string]: unknown;
+}
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, behind one small interface. The stores
+ * and the query compiler build SQL only through it, so no dialect-specific SQL lives elsewhere.
+ *
+ * Field paths reach this interface only as segments that the query parser has restricted to
+ * `[A-Za-z0-9_$@:-]`, which is why they can be written into SQL as literals; values are always
+ * bound parameters.
+ */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /** Column type of JSON documents. */
+  readonly documentType: string;
+
+  /** Knex settings for the connection pool that reads. */
+  readerConfig(poolMax: number): Knex.Config;
+  /** Knex settings for the pool that writes (SQLite: one connection; PostgreSQL: the reader). */
+  writerConfig(): Knex.Config | undefined;
+
+  /** The value to store in a document column, from its JSON text. */
+  documentValue(knex: Knex, json: string): Knex.Raw | string;
+  /** Select expression that yields a document column as JSON text under the same name. */
+  documentText(knex: Knex, column: string): Knex.Raw | string;
+
+  /**
+   * A boolean SQL condition: the JSON value at `segments` of `source` compared with `count`
+   * bound parameters. A value of another JSON type never matches.
+   */
+  compare(source: JsonSource, segments: readonly string[], comparison: Comparison, type: ScalarType, count: number): string;
+  /** Bind value for a scalar of `type` (booleans differ between dialects). */
+  bindValue(value: string | number | boolean, type: ScalarType): unknown;
+  /** A FROM item yielding each element of the array at `segments` of `source` under `alias`. */
+  arrayElements(source: JsonSource, segments: readonly string[], alias: string): string;
+  /** An ORDER BY expression for the JSON value at `segments`. */
+  sortKey(column: string, segments: readonly string[]): string;
+
+  /** First statement of every write transaction: whatever the engine needs before anything else. */
+  beginWrite(trx: Knex.Transaction): Promise<void>;
+  /** Serialise writers of one resource (`scope`/`key`) across processes until `trx` ends. */
+  lockResource(trx: Knex.Transaction, scope: string, key: string): Promise<void>;
+
+  /** Rows of `query`, streamed with back-pressure so a huge result uses constant memory. */
+  stream(knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row>;
+
+  /** DDL for an expression index on a scalar JSON field of `table`'s `column`, keyed by `kind` first. */
+  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string;
+  /** Names of the expression indexes this project created (prefix `xidx_`). */
+  listExpressionIndexes(knex: Knex): Promise<string[]>;
+  dropIndex(name: string): string;
+
+  /** True when `error` means the database is unreachable or overloaded rather than a bad query. */
+  isUnavailable(error: unknown): boolean;
+}

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import type { Database } from './database.js';
+
+/**
+ * Expression indexes for the fields the schemas mark `x-index`, on the table that lists and
+ * queries read. They follow the schemas: a new marked field gets an index at the next start,
+ * and an index whose field is no longer marked is dropped.
+ */
+export async function syncFieldIndexes(db: Database, table: string, fields: readonly string[]): Promise<void> {
+  const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field), field]));
+  const existing = await db.dialect.listExpressionIndexes(db.writer);
+  for (const name of existing) {
+    if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.dropIndex(name));
+  }
+  for (const [name, field] of wanted) {
+    if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.')));
+  }
+}
+
+/** A readable, stable name within every dialect's identifier limit. */
+function indexName(table: string, field: string): string {
+  const readable = field.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 24);
+  const hash = createHash('sha256').update(field).digest('hex').slice(0, 8);
+  return `xidx_${table}_${readable}_${hash}`;
+}

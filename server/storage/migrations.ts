@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { Database } from './database.js';
+import type { Dialect } from './dialect.js';
+
+/**
+ * Schema migrations, kept in code (not a directory of files) so the compiled server carries
+ * them. Append new steps; never edit a step that has shipped.
+ */
+function steps(dialect: Dialect): Record<string, Knex.Migration> {
+  return {
+    '0001_resources': {
+      async up(knex) {
+        // Every representation ever stored; append-only. A deletion is a row with deleted = true.
+        await knex.schema.createTable('resource_history', (t) => {
+          t.string('kind', 64).notNullable();
+          t.string('id', 256).notNullable();
+          t.bigInteger('ts').notNullable();
+          t.specificType('doc', dialect.documentType).nullable();
+          t.boolean('deleted').notNullable().defaultTo(false);
+          t.primary(['kind', 'id', 'ts']);
+        });
+        // The newest live representation of each resource, written in the same transaction as its
+        // history row, so lists and queries never scan old versions.
+        await knex.schema.createTable('resource_current', (t) => {
+          t.string('kind', 64).notNullable();
+          t.string('id', 256).notNullable();
+          t.bigInteger('ts').notNullable();
+          t.specificType('doc', dialect.documentType).notNullable();
+          t.primary(['kind', 'id']);
+          t.index(['kind', 'ts'], 'resource_current_kind_ts');
+        });
+        if (dialect.name === 'sqlite') {
+          await knex.schema.createTable('topocat_write_lock', (t) => {
+            t.integer('id').primary();
+            t.bigInteger('n').notNullable();
+          });
+          await knex('topocat_write_lock').insert({ id: 1, n: 0 });
+        }
+      },
+      async down(knex) {
+        await knex.schema.dropTableIfExists('topocat_write_lock');
+        await knex.schema.dropTable('resource_current');
+        await knex.schema.dropTable('resource_history');
+      },
+    },
+  };
+}
+
+class InCodeMigrations implements Knex.MigrationSource<string> {
+  private readonly all: Record<string, Knex.Migration>;
+  constructor(dialect: Dialect) {
+    this.all = steps(dialect);
+  }
+  async getMigrations(): Promise<string[]> {
+    return Object.keys(this.all).sort();
+  }
+  getMigrationName(name: string): string {
+    return name;
+  }
+  async getMigration(name: string): Promise<Knex.Migration> {
+    return this.all[name]!;
+  }
+}
+
+export async function migrate(database: Database): Promise<void> {
+  await database.writer.migrate.latest({
+    migrationSource: new InCodeMigrations(database.dialect),
+    tableName: 'topocat_migrations',
+  });
+}
