@@ -37,10 +37,13 @@ export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      const message = EMPTY_STATUS_MESSAGES[ctx.status];
+      const status = ctx.status;
+      const message = EMPTY_STATUS_MESSAGES[status];
       if (message !== undefined && (ctx.body === undefined || ctx.body === null)) {
         ctx.type = 'application/json';
-        ctx.body = errorBody(ctx.status, message, [], ctx.state.requestId);
+        ctx.body = errorBody(status, message, [], ctx.state.requestId);
+        // Assigning a body makes Koa's implicit 404 a 200; keep the status.
+        ctx.status = status;
       }
     } catch (error) {
       const presented = present(error);

@@ -36,14 +36,14 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
   };
 
   /** Run a storage call and present its outcomes as HTTP errors. */
-  const storage = async <T>(work: () => Promise<T>, conflictPath = '/id'): Promise<T> => {
+  const storage = async <T>(work: () => Promise<T>, conflictPath = '/id', batch = false): Promise<T> => {
     try {
       return await work();
     } catch (error) {
       if (error instanceof ResourceMissing) throw notFound('no resource with that id');
       if (error instanceof PreconditionFailed) throw new HttpError(412, 'If-Match does not match the newest representation');
       if (error instanceof ResourceConflict) {
-        const path = error.index === undefined ? conflictPath : `/${error.index}${conflictPath}`;
+        const path = batch && error.index !== undefined ? `/${error.index}${conflictPath}` : conflictPath;
         throw new HttpError(409, error.message, [{ path, message: error.message }]);
       }
       throw error;
@@ -132,6 +132,8 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
         kind.collection,
         accepted.map((body) => ({ ...(typeof body.id === 'string' ? { id: body.id } : {}), build: (id: string, ts: number) => representations.stored(kind, id, ts, body) })),
       ),
+      '/id',
+      many,
     );
     if (many) {
       ctx.set('Content-Type', contentTypeHeader(type, representations.schemaAddress(kind)));

@@ -96,7 +96,15 @@ export class QueryCompiler {
       const right = comparison === 'IN' ? `IN (${bindings.map(() => '?').join(', ')})` : `${comparison} ?`;
       return { sql: `${path} ${right}`, bindings };
     }
-    const sql = this.path({ kind: 'column', column: 'doc' }, term.field, info?.arrays ?? [], comparison, type, bindings.length, nextAlias);
+    const doc: JsonSource = { kind: 'column', column: 'doc' };
+    if (info === undefined) {
+      // A field the schema does not name (kinds are open) may hold a list: match the value
+      // itself or any of its elements, as UNIS's Mongo queries did.
+      const direct = this.dialect.compare(doc, term.field, comparison, type, bindings.length);
+      const elements = this.path(doc, term.field, [term.field.length - 1], comparison, type, bindings.length, nextAlias);
+      return { sql: `(${direct} OR ${elements})`, bindings: [...bindings, ...bindings] };
+    }
+    const sql = this.path(doc, term.field, info.arrays, comparison, type, bindings.length, nextAlias);
     return { sql, bindings };
   }
 

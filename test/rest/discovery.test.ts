@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { get, post } from '../helpers/http.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+
+describe('REST discovery: /, /health, /openapi.json and the schemas', function () {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ env: { PUBLIC_URL: 'https://topo.example.org/api' } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('GET / lists the collections with hrefs and schema addresses from PUBLIC_URL', async () => {
+    const answer = await get(`${server.url}/`);
+    assert.equal(answer.status, 200);
+    const nodes = answer.body.collections.find((c: { name: string }) => c.name === 'nodes');
+    assert.deepEqual(nodes, { name: 'nodes', href: 'https://topo.example.org/api/nodes', schema: 'https://topo.example.org/api/schema/20120709/node#' });
+  });
+
+  it('selfRef and Location come from PUBLIC_URL, never from the Host header', async () => {
+    const answer = await post(`${server.url}/nodes`, { name: 'h' }, { host: 'evil.example.com' });
+    assert.equal(answer.status, 201);
+    assert.equal(answer.body.selfRef, `https://topo.example.org/api/nodes/${answer.body.id}`);
+    assert.equal(answer.headers.get('location'), answer.body.selfRef);
+  });
+
+  it('GET /health answers 200 while the storage answers', async () => {
+    assert.deepEqual((await get(`${server.url}/health`)).body, { status: 'ok' });
+  });
+
+  it('serves the OpenAPI 3.1 description with every operation and the configured server', async () => {
+    const answer = await get(`${server.url}/openapi.json`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.openapi, '3.1.0');
+    assert.deepEqual(answer.body.servers, [{ url: 'https://topo.example.org/api' }]);
+    const ids = Object.values(answer.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
+    assert.equal(ids.length, 9 * 6 + 2);
+    assert.ok(ids.includes('replaceLink') && ids.includes('listTopologies'));
+    // Every $ref resolves inside the document.
+    const refs = [...JSON.stringify(answer.body).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(refs.length > 50);
+    for (const ref of refs) {
+      const pointer = ref.split('/');
+      let node: unknown = answer.body;
+      for (const token of pointer) node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+      assert.ok(node, `${ref} resolves`);
+    }
+  });
+
+  it('serves each kind\'s schema at its address under the base URL', async () => {
+    const answer = await get(`${server.url}/schema/20120709/link`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.$id, 'https://topo.example.org/api/schema/20120709/link');
+    assert.equal(answer.body.title, 'Link');
+    assert.equal((await get(`${server.url}/schema/20120709/nothing`)).status, 404);
+  });
+});

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { get, post, request } from '../helpers/http.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+
+/** Content types, profiles and schema addresses (rest-contract §2). */
+describe('REST media types', function () {
+  let server: RunningServer;
+  let nodes: string;
+  before(async () => {
+    server = await startServer();
+    nodes = `${server.url}/nodes`;
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const accepted: [string, string][] = [
+    ['topology+json with the profile', `application/topology+json; profile="{schema}/node#"`],
+    ['topology+json without a profile', 'application/topology+json'],
+    ['application/json', 'application/json; charset=utf-8'],
+    ['perfsonar+json (UNIS clients)', 'application/perfsonar+json'],
+  ];
+  for (const [name, type] of accepted) {
+    it(`accepts a body of ${name}`, async () => {
+      const answer = await request('POST', nodes, { raw: '{"name":"m"}', headers: { 'content-type': type.replace('{schema}', `${server.url}/schema/20120709`) } });
+      assert.equal(answer.status, 201, answer.text);
+    });
+  }
+
+  const schemas: [string, string][] = [
+    ['our own address', '{base}/schema/20120709/node#'],
+    ['the canonical $id', 'https://topocat.dev/schema/20120709/node#'],
+    ['UNIS (incntre)', 'http://unis.incntre.iu.edu/schema/20120709/node#'],
+    ['UNIS (crest)', 'http://unis.crest.iu.edu/schema/20120709/node'],
+  ];
+  for (const [name, address] of schemas) {
+    it(`accepts $schema of ${name} and stores ours`, async () => {
+      const answer = await post(nodes, { $schema: address.replace('{base}', server.url), name: 's' });
+      assert.equal(answer.status, 201, answer.text);
+      assert.equal(answer.body.$schema, `${server.url}/schema/20120709/node#`);
+    });
+  }
+
+  it('a body without $schema is of the collection kind', async () => {
+    assert.equal((await post(`${server.url}/ports`, { capacity: 5 })).body.$schema, `${server.url}/schema/20120709/port#`);
+  });
+
+  it('answers application/json to a client that accepts only that', async () => {
+    const answer = await get(nodes, { accept: 'application/json' });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
+  });
+
+  it('answers topology+json with the profile by default and to */*', async () => {
+    for (const accept of ['application/topology+json', '*/*', 'application/*', 'application/json;q=0.5, application/topology+json']) {
+      const answer = await get(nodes, { accept });
+      assert.equal(answer.headers.get('content-type'), `application/topology+json; profile="${server.url}/schema/20120709/node#"`, accept);
+    }
+  });
+
+  it('answers perfsonar+json to UNIS clients that ask for it', async () => {
+    const answer = await get(nodes, { accept: 'application/perfsonar+json' });
+    assert.equal(answer.status, 200);
+    assert.match(answer.headers.get('content-type')!, /^application\/perfsonar\+json/);
+  });
+});

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { get } from '../helpers/http.js';
+import { startServer } from '../helpers/server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGTERM: no new connections, requests in flight finish, then the process exits 0. */
+describe('graceful shutdown', function () {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'topocat-shutdown-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finishes a request in flight after SIGTERM and keeps its write', async () => {
+    const server = await startServer({ dir });
+    const url = new URL(`${server.url}/nodes`);
+    const body = JSON.stringify({ id: 'in-flight', name: 'survives shutdown' });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now; the rest after the signal.
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 400);
+    });
+    await sleep(100);
+    const exited = server.stop('SIGTERM');
+    await sleep(100);
+    await assert.rejects(get(`${server.url}/health`), 'new connections are refused while stopping');
+    const result = await answer;
+    assert.equal(result.status, 201, result.text);
+    assert.equal(await exited, 0);
+    assert.ok(server.logs.some((l) => l.msg === 'stopped'));
+
+    const again = await startServer({ dir });
+    try {
+      assert.equal((await get(`${again.url}/nodes/in-flight`)).body.name, 'survives shutdown');
+    } finally {
+      await again.stop();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { parseQuery, project, QueryError, versionSelector, type ParsedQuery } from '../../server/storage/query-language.js';
+
+const MAX = 256;
+
+/** The parser on its own: [name, { given, want }] (the HTTP suite checks what the forms mean). */
+describe('query language parser', () => {
+  const parses: [string, { given: string; want: Partial<ParsedQuery> }][] = [
+    ['empty', { given: '', want: { conditions: [], sort: [] } }],
+    ['equality', { given: 'name=a', want: { conditions: [{ terms: [{ field: ['name'], operator: 'eq', values: [{ value: 'a' }], parameter: 'name' }] }] } }],
+    ['dot notation', { given: 'a.b.c=v', want: { conditions: [{ terms: [{ field: ['a', 'b', 'c'], operator: 'eq', values: [{ value: 'v' }], parameter: 'a.b.c' }] }] } }],
+    ['IN', { given: 'a=1,2', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: '1' }, { value: '2' }], parameter: 'a' }] }] } }],
+    ['comparison', { given: 'a=lte=5', want: { conditions: [{ terms: [{ field: ['a'], operator: 'lte', values: [{ value: '5' }], parameter: 'a' }] }] } }],
+    ['typed values', { given: 'a=integer:5', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: 5, type: 'integer' }], parameter: 'a' }] }] } }],
+    ['typed boolean 1', { given: 'a=boolean:1', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: true, type: 'boolean' }], parameter: 'a' }] }] } }],
+    ['OR', {
+      given: 'a=1|b=gt=2',
+      want: { conditions: [{ terms: [
+        { field: ['a'], operator: 'eq', values: [{ value: '1' }], parameter: 'a' },
+        { field: ['b'], operator: 'gt', values: [{ value: '2' }], parameter: 'a' },
+      ] }] },
+    }],
+    ['percent-encoded separators stay in the value', { given: 'a=x%2Cy%7Cz', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: 'x,y|z' }], parameter: 'a' }] }] } }],
+    ['paging, projection and sort', { given: 'limit=5&skip=10&fields=id,a.b&sort=a:-1,b:1', want: { conditions: [], limit: 5, skip: 10, fields: [['id'], ['a', 'b']], sort: [{ field: ['a'], descending: true }, { field: ['b'], descending: false }] } }],
+  ];
+  for (const [name, { given, want }] of parses) {
+    it(`parses ${name}`, () => {
+      const got = parseQuery(given, MAX);
+      for (const [key, value] of Object.entries(want)) assert.deepEqual((got as unknown as Record<string, unknown>)[key], value, key);
+    });
+  }
+
+  const rejects: [string, { given: string; parameter: string }][] = [
+    ['a bad integer', { given: 'a=integer:x', parameter: 'a' }],
+    ['a bad number', { given: 'a=number:1e', parameter: 'a' }],
+    ['a bad boolean', { given: 'a=boolean:yes', parameter: 'a' }],
+    ['a non-integer limit', { given: 'limit=-1', parameter: 'limit' }],
+    ['a non-integer skip', { given: 'skip=1.5', parameter: 'skip' }],
+    ['an empty field name', { given: '=5', parameter: '' }],
+    ['an empty path segment', { given: 'a..b=5', parameter: 'a..b' }],
+    ['a field with quotes', { given: 'a%22=5', parameter: 'a"' }],
+    ['a comparison with a list', { given: 'a=lt=1,2', parameter: 'a' }],
+    ['an OR term without a field', { given: 'a=1|2', parameter: 'a' }],
+    ['a bad sort direction', { given: 'sort=a:up', parameter: 'sort' }],
+    ['malformed percent-encoding', { given: 'a=%E0%A4%A', parameter: 'a' }],
+    ['too many parameters', { given: Array.from({ length: MAX + 1 }, (_, i) => `a${i}=1`).join('&'), parameter: 'query' }],
+  ];
+  for (const [name, { given, parameter }] of rejects) {
+    it(`rejects ${name}, naming the parameter`, () => {
+      assert.throws(() => parseQuery(given, MAX), (error: unknown) => error instanceof QueryError && error.parameter === parameter);
+    });
+  }
+
+  const versions: [string, { given: string; want: number | undefined }][] = [
+    ['a plain ts', { given: 'ts=123', want: 123 }],
+    ['a typed ts', { given: 'ts=integer:123', want: 123 }],
+    ['a ts comparison', { given: 'ts=gt=123', want: undefined }],
+    ['ts with another condition', { given: 'ts=123&name=a', want: undefined }],
+    ['ts with a projection', { given: 'ts=123&fields=id', want: 123 }],
+  ];
+  for (const [name, { given, want }] of versions) {
+    it(`version selector: ${name}`, () => assert.equal(versionSelector(parseQuery(given, MAX)), want));
+  }
+
+  it('projects nested fields and maps arrays', () => {
+    const document = { id: 'x', a: { b: 1, c: 2 }, hops: [{ href: 'h1', rel: 'full' }, { href: 'h2' }] };
+    assert.deepEqual(project(document, [['id'], ['a', 'b'], ['hops', 'href']]), { id: 'x', a: { b: 1 }, hops: [{ href: 'h1' }, { href: 'h2' }] });
+  });
+
+  it('projection of __proto__ defines a member, not a prototype', () => {
+    const projected = project(JSON.parse('{"__proto__": {"polluted": true}}'), [['__proto__']]);
+    assert.equal(Object.getPrototypeOf(projected), Object.prototype);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+});
