@@ -12,11 +12,12 @@ import { generate } from './pipeline.js';
 import { apply, compare, isClean, type Difference } from './sync.js';
 
 const SCHEMA_DIR = 'schemas';
+const WSDL_FILE = 'wsdl/catalog.wsdl';
 const OUT_DIR = 'generated';
 
 async function runOnce(root: string, check: boolean): Promise<boolean> {
   const started = performance.now();
-  const files = await generate({ root, schemaDir: SCHEMA_DIR });
+  const files = await generate({ root, schemaDir: SCHEMA_DIR, wsdlFile: WSDL_FILE });
   const outDir = path.join(root, OUT_DIR);
   const difference = await compare(outDir, files);
   const elapsed = `${Math.round(performance.now() - started)} ms`;

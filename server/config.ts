@@ -12,6 +12,24 @@ export interface Limits {
   readonly jsonDepth: number;
   /** Most query parameters in one request (400 above). */
   readonly queryParameters: number;
+  /** Deepest XML element nesting in a SOAP request (a fault above). */
+  readonly xmlDepth: number;
+  /** Most XML elements in one SOAP request (a fault above). */
+  readonly xmlElements: number;
+}
+
+/** The SOAP catalog (catalog-contract §4.0). */
+export interface CatalogConfig {
+  /** Path of the SOAP endpoint; its WSDL is at `{path}?wsdl`. */
+  readonly path: string;
+  /** DNs that may create, update and delete other users; empty: anyone may. */
+  readonly adminDns: readonly string[];
+  /** DNs whose objects every caller may read (never change). */
+  readonly publicDns: readonly string[];
+  /** JSON file of property definitions loaded at start; none when unset. */
+  readonly definitionsFile: string | undefined;
+  /** Reject properties and elements the definitions do not name, and values of the wrong type. */
+  readonly enforceDefinitions: boolean;
 }
 
 export interface Timeouts {
@@ -38,6 +56,7 @@ export interface Config {
   readonly logLevel: string;
   readonly limits: Limits;
   readonly timeouts: Timeouts;
+  readonly catalog: CatalogConfig;
 }
 
 export class ConfigError extends Error {
@@ -72,6 +91,22 @@ function url(env: Env, name: string): string | undefined {
   return parsed.href.replace(/\/+$/, '');
 }
 
+function list(env: Env, name: string): string[] {
+  // DNs contain commas (`CN=x,O=y`), so lists are separated by semicolons or newlines.
+  return (env[name] ?? '')
+    .split(/[;\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, 'expected true or false');
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -95,6 +130,8 @@ export function loadConfig(env: Env = process.env): Config {
       arrayItems: integer(env, 'MAX_ARRAY_ITEMS', 10_000, 1),
       jsonDepth: integer(env, 'MAX_JSON_DEPTH', 64, 2, 10_000),
       queryParameters: integer(env, 'MAX_QUERY_PARAMETERS', 256, 8),
+      xmlDepth: integer(env, 'MAX_XML_DEPTH', 100, 8, 10_000),
+      xmlElements: integer(env, 'MAX_XML_ELEMENTS', 200_000, 100),
     },
     timeouts: {
       requestMs,
@@ -102,5 +139,17 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
       shutdownMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     },
+    catalog: {
+      path: catalogPath(env.CATALOG_PATH || '/catalog'),
+      adminDns: list(env, 'CATALOG_ADMIN_DNS'),
+      publicDns: list(env, 'CATALOG_PUBLIC_DNS'),
+      definitionsFile: env.CATALOG_DEFINITIONS_FILE || undefined,
+      enforceDefinitions: flag(env, 'CATALOG_ENFORCE_DEFINITIONS'),
+    },
   };
+}
+
+function catalogPath(path: string): string {
+  if (!/^\/[A-Za-z0-9._~\/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
+  return path;
 }

@@ -7,6 +7,8 @@
  * every artifact (types, validators, routes, SDKs, API description) can follow it.
  */
 
+import type { SoapService } from './xml.js';
+
 /** A JSON Schema document as it sits in `schemas/`. */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -87,6 +89,8 @@ export interface Model {
   readonly documents: readonly SchemaDocument[];
   /** REST kinds, sorted by slug. */
   readonly kinds: readonly Kind[];
-  /** Every operation of every protocol, in a stable order. */
+  /** Every operation of every protocol, in a stable order: REST first, then SOAP. */
   readonly operations: readonly Operation[];
+  /** The SOAP service of `wsdl/`, with its message types; absent when there is no WSDL. */
+  readonly soap?: SoapService;
 }

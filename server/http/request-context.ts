@@ -22,6 +22,7 @@ export function requestContext(logger: Logger): Middleware {
           method: ctx.method,
           path: ctx.path.length > 512 ? `${ctx.path.slice(0, 512)}…` : ctx.path,
           status: ctx.res.writableFinished ? ctx.status : 499,
+          ...(ctx.state.operation ? { operation: ctx.state.operation } : {}),
           ms: Math.round((performance.now() - started) * 100) / 100,
         },
         'request',

@@ -1,0 +1,7 @@
+/** What the SOAP layer tells the catalog about one call. */
+export interface CatalogCall {
+  /** The caller's distinguished name from the `Username` header (trimmed); undefined when absent. */
+  readonly dn: string | undefined;
+  /** The request id, for log lines about this call. */
+  readonly requestId: string;
+}
