@@ -1,14 +1,16 @@
 import type { Context, Middleware } from 'koa';
 import { HttpError } from './http/errors.js';
+import { findToken, TOKEN_SCOPES, type TokenEntry, type TokenScope } from './tokens.js';
 
-/** What a credential allows (rest-contract §8). */
-export type Scope = 'read' | 'create' | 'update' | 'delete';
-export const SCOPES: readonly Scope[] = ['read', 'create', 'update', 'delete'];
+/** The scopes a REST operation needs (rest-contract §8). */
+export type Scope = Exclude<TokenScope, 'admin'>;
 
 /** Who is calling, as far as the credentials say. */
 export interface Principal {
   readonly name: string;
-  readonly scopes: ReadonlySet<Scope>;
+  readonly scopes: ReadonlySet<TokenScope>;
+  /** The catalog identity bound to the credentials, if any. */
+  readonly dn?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface Authenticator {
   authenticate(authorization: string | undefined): Principal | undefined;
 }
 
-const EVERYTHING: Principal = { name: 'anonymous', scopes: new Set(SCOPES) };
+const EVERYTHING: Principal = { name: 'anonymous', scopes: new Set<TokenScope>(TOKEN_SCOPES) };
 
 /** No tokens configured: every request may do everything. The start-up log says so. */
 export class OpenAccess implements Authenticator {
@@ -31,22 +33,65 @@ export class OpenAccess implements Authenticator {
   }
 }
 
+/** A credential that is present but not acceptable. */
+export class CredentialsRejected extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CredentialsRejected';
+  }
+}
+
+/**
+ * Bearer tokens (rest-contract §8): `Authorization: Bearer <token>`, looked up by hash in
+ * constant time. A request without credentials is anonymous and may do nothing that needs a
+ * scope; an unknown or malformed credential is refused outright.
+ */
+export class BearerTokens implements Authenticator {
+  readonly open = false;
+  constructor(private readonly entries: readonly TokenEntry[]) {}
+
+  authenticate(authorization: string | undefined): Principal | undefined {
+    if (authorization === undefined) return undefined;
+    const match = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(authorization);
+    if (!match) throw new CredentialsRejected('expected Authorization: Bearer <token>');
+    const entry = findToken(this.entries, match[1]!);
+    if (!entry) throw new CredentialsRejected('unknown token');
+    return { name: entry.name, scopes: new Set(entry.scopes), ...(entry.dn !== undefined ? { dn: entry.dn } : {}) };
+  }
+}
+
 export function unauthorized(message: string): HttpError {
   return new HttpError(401, message, [], { 'WWW-Authenticate': 'Bearer realm="topocat"' });
 }
 
-/** Identify the caller once per request; handlers then ask for the scope they need. */
+/** Loopback hosts: an open service there is reachable only from the same machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Identify the caller once per request; handlers then ask for the scope they need. A rejected
+ * credential is remembered rather than thrown here, so that open paths (health, discovery)
+ * still answer and every protected path answers 401.
+ */
 export function authentication(authenticator: Authenticator): Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
-    ctx.state.principal = authenticator.authenticate(header === '' ? undefined : header);
+    try {
+      ctx.state.principal = authenticator.authenticate(header === '' ? undefined : header);
+    } catch (error) {
+      if (!(error instanceof CredentialsRejected)) throw error;
+      ctx.state.credentialProblem = error.message;
+    }
     await next();
   };
 }
 
 /** Throw 401 unless the caller's credentials carry `scope`. */
-export function authorize(ctx: Context, scope: Scope): Principal {
+export function authorize(ctx: Context, scope: TokenScope): Principal {
   const principal = ctx.state.principal as Principal | undefined;
+  const problem = ctx.state.credentialProblem as string | undefined;
+  if (problem !== undefined) throw unauthorized(problem);
   if (!principal) throw unauthorized(`credentials with the ${scope} scope are required`);
   if (!principal.scopes.has(scope)) throw unauthorized(`the credentials lack the ${scope} scope`);
   return principal;

@@ -54,6 +54,8 @@ export interface Config {
   /** Connections per process to the database (readers, for SQLite). */
   readonly databasePoolMax: number;
   readonly logLevel: string;
+  /** Serve without tokens on a non-loopback address (ALLOW_OPEN_ACCESS=true). */
+  readonly allowOpenAccess: boolean;
   readonly limits: Limits;
   readonly timeouts: Timeouts;
   readonly catalog: CatalogConfig;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
     logLevel,
+    allowOpenAccess: flag(env, 'ALLOW_OPEN_ACCESS'),
     limits: {
       bodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1_024),
       arrayItems: integer(env, 'MAX_ARRAY_ITEMS', 10_000, 1),

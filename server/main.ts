@@ -7,12 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { createApp } from './app.js';
-import { OpenAccess } from './auth.js';
+import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
 import { ResourceStore } from './storage/resource-store.js';
+import { loadTokens, TokenConfigError } from './tokens.js';
 
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -25,11 +26,24 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
   });
 }
 
+/**
+ * Tokens when any are configured; otherwise open access, which is refused on a non-loopback
+ * address unless ALLOW_OPEN_ACCESS says it is meant.
+ */
+function chooseAuthenticator(config: Config): Authenticator {
+  const tokens = loadTokens(process.env);
+  if (tokens.length > 0) return new BearerTokens(tokens);
+  if (!isLoopback(config.host) && !config.allowOpenAccess) {
+    throw new ConfigError('HOST', `no tokens are configured, so the service would be open to everyone on ${config.host}; configure TOPOCAT_TOKENS_FILE or TOPOCAT_TOKENS, or set ALLOW_OPEN_ACCESS=true`);
+  }
+  return new OpenAccess();
+}
+
 async function start(config: Config, logger: Logger): Promise<void> {
+  const authenticator = chooseAuthenticator(config);
   const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax });
   await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const store = new ResourceStore(database);
-  const authenticator = new OpenAccess();
 
   const server = createServer({
     requestTimeout: config.timeouts.requestMs,
@@ -47,7 +61,9 @@ async function start(config: Config, logger: Logger): Promise<void> {
     void handle(req, res);
   });
 
-  if (authenticator.open) logger.warn('no tokens configured: every request may read and write (open mode)');
+  if (authenticator.open) {
+    logger.warn({ host: config.host }, 'OPEN MODE: no tokens configured, every request may read, write and delete; configure TOPOCAT_TOKENS_FILE to require credentials');
+  }
   logger.info({ url: baseUrl, port: address.port, database: database.dialect.name, kinds: kinds.length }, 'listening');
 
   const stop = (signal: string): void => {
@@ -85,6 +101,11 @@ const config = (() => {
 const logger = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 start(config, logger).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof TokenConfigError) {
+    logger.fatal(`configuration error: ${error.message}`);
+    logger.flush(() => process.exit(2));
+    return;
+  }
   logger.fatal({ err: error }, 'could not start');
   logger.flush(() => process.exit(1));
 });
