@@ -49,6 +49,9 @@ async function start(config: Config, logger: Logger): Promise<void> {
     requestTimeout: config.timeouts.requestMs,
     headersTimeout: config.timeouts.headersMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
+    // Node checks request and header timeouts on this interval (30 s by default), so a slow
+    // client would otherwise hold its connection well past the configured bound.
+    connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
   });
   const address = await listen(server, config);
   const baseUrl = config.publicUrl ?? `http://${urlHost(config.host)}:${address.port}`;
