@@ -26,12 +26,22 @@ const LIST_CHUNK = 64 * 1024;
  * resource store and bound to each kind by the generated routes.
  */
 export function createRestHandlers({ store, representations, limits }: RestDependencies): RestHandlers {
+  const malformedQuery = (error: QueryError) => badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
+
   const parse = (ctx: RouterContext): ParsedQuery => {
     try {
       return parseQuery(ctx.querystring, limits.queryParameters);
     } catch (error) {
-      if (error instanceof QueryError) throw badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
-      throw error;
+      throw error instanceof QueryError ? malformedQuery(error) : error;
+    }
+  };
+
+  /** Start a read; the compiler types values by field, so a query can still be malformed here. */
+  const select = (open: () => AsyncIterable<Representation>): AsyncIterable<Representation> => {
+    try {
+      return open();
+    } catch (error) {
+      throw error instanceof QueryError ? malformedQuery(error) : error;
     }
   };
 
@@ -149,7 +159,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
   const list = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
     const type = responseType(ctx);
     const query = parse(ctx);
-    await sendList(ctx, kind, type, store.list(kind.collection, { query, fields: kind.fields }), query);
+    await sendList(ctx, kind, type, select(() => store.list(kind.collection, { query, fields: kind.fields })), query);
   };
 
   const read = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
@@ -164,7 +174,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
     }
     if (query.conditions.length > 0) {
       if (!(await store.known(kind.collection, id))) throw notFound(`no ${kind.name} "${id}"`);
-      return sendList(ctx, kind, type, store.versions(kind.collection, id, { query, fields: kind.fields }), query);
+      return sendList(ctx, kind, type, select(() => store.versions(kind.collection, id, { query, fields: kind.fields })), query);
     }
     const current = await store.current(kind.collection, id);
     if (!current) throw notFound(`no ${kind.name} "${id}"`);

@@ -73,6 +73,14 @@ describe('REST query language', function () {
     assert.deepEqual(answer.body, [{ id: 'p1', location: { institution: 'IU' } }]);
   });
 
+  it('answers 400 naming the parameter when a value does not fit a numeric convention field (?ttl, ?ts=abc)', async () => {
+    for (const query of ['ttl', 'ts=abc', 'ttl=lt=x']) {
+      const answer = await get(`${ports}?${query}`);
+      assert.equal(answer.status, 400, query);
+      assert.equal(answer.body.error.details[0].path, query.split('=')[0]);
+    }
+  });
+
   it('limit=0 returns an empty array', async () => {
     assert.deepEqual((await get(`${ports}?limit=0`)).body, []);
   });
