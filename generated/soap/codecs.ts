@@ -2658,7 +2658,7 @@ function fillQueryResponseSetType(c: Cursor, v: QueryResponseSetType): void {
         v.elementResponse.push(readElementResponseType(n, at));
       }
     }
-  } else c.missing(FIRST28);
+  }
 }
 
 export function readQueryResponseSetType(node: XmlNode, path: string): QueryResponseSetType {

@@ -1,6 +1,6 @@
 import type { SoapService, XmlComplexType, XmlParticle, XmlTypeRef } from '../model/xml.js';
 import { tsHeader, type GeneratedFile } from './output.js';
-import { allAttributes, firstOf, membersOf, pascalName, simpleTypeOf, type Member } from './soap-shape.js';
+import { allAttributes, canBeEmpty, firstOf, membersOf, pascalName, simpleTypeOf, type Member } from './soap-shape.js';
 
 /** Lines of code with indentation, so generated functions read like written ones. */
 class Code {
@@ -186,7 +186,7 @@ export function emitSoapCodecs(service: SoapService, messageElements: readonly s
         body();
         code.line('k++;');
       });
-      if (particle.min > 0) code.line(`if (k < ${particle.min}) ${missingCall};`);
+      if (!canBeEmpty(particle)) code.line(`if (k < ${particle.min}) ${missingCall};`);
     });
   }
 
@@ -223,7 +223,8 @@ export function emitSoapCodecs(service: SoapService, messageElements: readonly s
     }
     if (particle.max === 1) {
       if (particle.min === 1 && particle.kind === 'sequence') return groupBody(particle, members);
-      code.block(`if (${guard(particle)}) {`, () => groupBody(particle, members), particle.min > 0 ? `} else ${missing(particle)};` : '}');
+      // A required group whose contents are all optional (queryResponseSet's choice) may be empty.
+      code.block(`if (${guard(particle)}) {`, () => groupBody(particle, members), canBeEmpty(particle) ? '}' : `} else ${missing(particle)};`);
       return;
     }
     repeat(particle, guard(particle), () => groupBody(particle, members), missing(particle));

@@ -101,7 +101,8 @@ export function firstOf(particle: XmlParticle): Set<string> {
   return first;
 }
 
-function canBeEmpty(particle: XmlParticle): boolean {
+/** True when a particle can match no element at all (it or all its contents are optional). */
+export function canBeEmpty(particle: XmlParticle): boolean {
   if (particle.min === 0) return true;
   if (particle.kind === 'element' || particle.kind === 'any') return false;
   return particle.kind === 'sequence' ? particle.items.every(canBeEmpty) : particle.items.some(canBeEmpty);

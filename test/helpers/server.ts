@@ -57,7 +57,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 20 s\n${stderr.join('')}`)), 20_000);
+    const timer = setTimeout(() => {
+      // A server that never says it listens must not outlive the test run.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 20 s\n${stderr.join('')}`));
+    }, 20_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as LogLine;

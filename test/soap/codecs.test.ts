@@ -105,6 +105,13 @@ describe('generated SOAP codecs', () => {
     assert.equal(codecs.readObjectExistsRequestElement(parseXml(written)).objectId, 'a<b>&"c"\uFFFD\uFFFD\r');
   });
 
+  it('reads an empty queryResponseSet: a required choice whose branches are all optional', async () => {
+    const xml = `<queryResponse xmlns="${NS}" timestamp="1"><catalogOperationStatus><status>OPERATION_SUCCESSFUL</status></catalogOperationStatus><queryResponseSet/></queryResponse>`;
+    assert.deepEqual(await xsdErrors(xml), []);
+    const read = codecs.readQueryResponseElement(parseXml(xml));
+    assert.deepEqual(read.queryResponseSet?.guidResponse, []);
+  });
+
   it('writes xsi:nil for null in a nillable element', async () => {
     const written = codecs.writeWhiteboardIdResponseElement({ catalogOperationStatus: { status: 'FATAL_QUERY_ERROR' }, objectId: null });
     assert.match(written, /<objectId xsi:nil="true"\/>/);
