@@ -1,0 +1,165 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../dialect.js';
+import type { ConditionSet, ContextCondition, ElementCondition, ObjectCondition, Operand, PropertyCondition, TargetQuery, ValueTest } from './conditions.js';
+import { folded } from './values.js';
+import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
+
+/** A WHERE condition with its bound values, in placeholder order. */
+export interface SqlCondition {
+  readonly text: string;
+  readonly bindings: readonly Knex.Value[];
+}
+
+/** `!` escapes LIKE wildcards; a character with no special meaning in either dialect's strings. */
+const LIKE_ESCAPE = '!';
+
+function likeLiteral(text: string): string {
+  return folded(text).replace(/[!%_]/g, (c) => LIKE_ESCAPE + c);
+}
+
+/**
+ * Compiles catalog query conditions into one SQL condition on the target alias `o`: property
+ * and element conditions become EXISTS sub-queries, context relations joins on the closure
+ * table (or on parent_id for the direct ones). Values are always bound; only aliases and
+ * table names are written into the text.
+ *
+ * Placeholders are emitted strictly left to right, and every value is bound at the moment its
+ * placeholder is written, so the bindings always line up with the text.
+ */
+export class ConditionCompiler {
+  private readonly bindings: Knex.Value[] = [];
+  private aliases = 0;
+
+  private constructor(private readonly dialect: Dialect) {}
+
+  /** The condition that makes `o` a target of `query`. */
+  static target(dialect: Dialect, query: TargetQuery, alias: string): SqlCondition {
+    const compiler = new ConditionCompiler(dialect);
+    const parts = [compiler.visible(alias, query.visibleTo), compiler.object(alias, query.target)];
+    if (query.context) parts.push(compiler.set(query.context, (c) => compiler.context(alias, c, query.visibleTo)));
+    return { text: parts.join(' AND '), bindings: compiler.bindings };
+  }
+
+  /** `alias`'s owner is one of `owners`. */
+  static visibility(owners: readonly string[], alias: string, dialect: Dialect): SqlCondition {
+    const compiler = new ConditionCompiler(dialect);
+    return { text: compiler.visible(alias, owners), bindings: compiler.bindings };
+  }
+
+  private bind(value: Knex.Value): string {
+    this.bindings.push(value);
+    return '?';
+  }
+
+  private alias(prefix: string): string {
+    return `${prefix}${++this.aliases}`;
+  }
+
+  private visible(alias: string, owners: readonly string[]): string {
+    return `${alias}.owner_dn IN (${owners.map((dn) => this.bind(dn)).join(', ')})`;
+  }
+
+  private set<T>(set: ConditionSet<T>, item: (condition: T) => string): string {
+    const joined = set.items.map(item).join(set.kind === 'any' ? ' OR ' : ' AND ');
+    return set.negate ? `NOT (${joined})` : `(${joined})`;
+  }
+
+  private object(alias: string, condition: ObjectCondition): string {
+    const parts = [`${alias}.class = ${this.bind(condition.objectClass)}`];
+    if (condition.guid !== undefined) parts.push(`${alias}.guid = ${this.bind(condition.guid)}`);
+    if (condition.createdFrom !== undefined) parts.push(`${alias}.created_ms >= ${this.bind(condition.createdFrom)}`);
+    if (condition.createdTo !== undefined) parts.push(`${alias}.created_ms <= ${this.bind(condition.createdTo)}`);
+    for (const property of condition.properties) parts.push(this.property({ object: alias }, property));
+    const joined = parts.join(' AND ');
+    return condition.negate ? `NOT (${joined})` : `(${joined})`;
+  }
+
+  /** Top-level properties belong to an object; nested ones to an enclosing property instance. */
+  private property(owner: { object: string } | { property: string }, condition: PropertyCondition): string {
+    if (condition.kind !== 'property') return this.set(condition, (c) => this.property(owner, c));
+    const p = this.alias('p');
+    const parts = [
+      'object' in owner ? `${p}.object_id = ${owner.object} AND ${p}.parent_property_id IS NULL` : `${p}.parent_property_id = ${owner.property}`,
+      `${p}.name = ${this.bind(condition.name)}`,
+      `${p}.source = ${this.bind(condition.source)}`,
+    ];
+    for (const element of condition.elements) parts.push(this.element(p, element));
+    for (const sub of condition.properties) parts.push(this.property({ property: `${p}.id` }, sub));
+    const exists = `EXISTS (SELECT 1 FROM ${PROPERTIES} ${p} WHERE ${parts.join(' AND ')})`;
+    return condition.negate ? `NOT ${exists}` : exists;
+  }
+
+  private element(property: string, condition: ElementCondition): string {
+    if (condition.kind !== 'element') return this.set(condition, (c) => this.element(property, c));
+    const e = this.alias('e');
+    const parts = [`${e}.property_id = ${property}.id`, `${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
+    if (condition.test) parts.push(this.test(e, condition.test));
+    const exists = `EXISTS (SELECT 1 FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')})`;
+    return condition.negate ? `NOT ${exists}` : exists;
+  }
+
+  private test(e: string, test: ValueTest): string {
+    const text = this.dialect.byteOrder(`${e}.text_value`);
+    switch (test.kind) {
+      case 'exact':
+        return `${e}.text_value = ${this.bind(test.text)}`;
+      case 'prefix':
+        return `${e}.text_folded LIKE ${this.bind(`${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`;
+      case 'substring':
+        return `${e}.text_folded LIKE ${this.bind(`%${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`;
+      case 'compare': {
+        // Numbers compare as numbers and times as times when the element is one too; any
+        // other pairing compares the texts (catalog-contract §4.3).
+        const typed = this.typedColumn(e, [test.operand]);
+        if (!typed) return `${text} ${test.comparator} ${this.bind(test.operand.text)}`;
+        const typedTest = `${typed.column} ${test.comparator} ${this.bind(typed.valueOf(test.operand))}`;
+        return `((${typed.column} IS NOT NULL AND ${typedTest}) OR (${typed.column} IS NULL AND ${text} ${test.comparator} ${this.bind(test.operand.text)}))`;
+      }
+      case 'range': {
+        const typed = this.typedColumn(e, [test.start, test.end]);
+        if (!typed) return `${text} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}`;
+        const typedTest = `${typed.column} BETWEEN ${this.bind(typed.valueOf(test.start))} AND ${this.bind(typed.valueOf(test.end))}`;
+        return `((${typed.column} IS NOT NULL AND ${typedTest}) OR (${typed.column} IS NULL AND ${text} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}))`;
+      }
+    }
+  }
+
+  /** The typed column every operand has a value for (numbers first), and how to read that value. */
+  private typedColumn(e: string, operands: readonly Operand[]): { column: string; valueOf: (o: Operand) => number } | undefined {
+    if (operands.every((o) => o.number !== undefined)) return { column: `${e}.num_value`, valueOf: (o) => o.number! };
+    if (operands.every((o) => o.time !== undefined)) return { column: `${e}.time_value`, valueOf: (o) => o.time! };
+    return undefined;
+  }
+
+  private context(anchor: string, condition: ContextCondition, owners: readonly string[]): string {
+    if (condition.kind !== 'related') return this.set(condition, (c) => this.context(anchor, c, owners));
+    const y = this.alias('y');
+    let from: string;
+    let link: string;
+    switch (condition.relation) {
+      case 'parent':
+        from = `${OBJECTS} ${y}`;
+        link = `${y}.id = ${anchor}.parent_id`;
+        break;
+      case 'child':
+        from = `${OBJECTS} ${y}`;
+        link = `${y}.parent_id = ${anchor}.id`;
+        break;
+      case 'ancestor': {
+        const c = this.alias('c');
+        from = `${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`;
+        link = `${c}.descendant_id = ${anchor}.id AND ${c}.depth > 0`;
+        break;
+      }
+      case 'descendant': {
+        const c = this.alias('c');
+        from = `${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
+        link = `${c}.ancestor_id = ${anchor}.id AND ${c}.depth > 0`;
+        break;
+      }
+    }
+    const parts = [link, this.visible(y, owners), this.object(y, condition.object)];
+    for (const nested of condition.context) parts.push(this.context(y, nested, owners));
+    return `EXISTS (SELECT 1 FROM ${from} WHERE ${parts.join(' AND ')})`;
+  }
+}
