@@ -79,7 +79,7 @@ export class ConditionCompiler {
     if (condition.kind !== 'property') return this.set(condition, (c) => this.property(owner, c));
     const p = this.alias('p');
     const parts = [
-      'object' in owner ? `${p}.object_id = ${owner.object} AND ${p}.parent_property_id IS NULL` : `${p}.parent_property_id = ${owner.property}`,
+      'object' in owner ? `${p}.object_id = ${owner.object}.id AND ${p}.parent_property_id IS NULL` : `${p}.parent_property_id = ${owner.property}`,
       `${p}.name = ${this.bind(condition.name)}`,
       `${p}.source = ${this.bind(condition.source)}`,
     ];
