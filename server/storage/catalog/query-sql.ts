@@ -18,10 +18,16 @@ function likeLiteral(text: string): string {
 }
 
 /**
- * Compiles catalog query conditions into one SQL condition on the target alias `o`: property
- * and element conditions become EXISTS sub-queries, context relations joins on the closure
- * table (or on parent_id for the direct ones). Values are always bound; only aliases and
- * table names are written into the text.
+ * Compiles catalog query conditions into one SQL condition on the target alias `o`.
+ *
+ * Every property, element and context condition is a semi-join written as `key IN (SELECT …)`
+ * with an uncorrelated sub-query: "some instance / element / related object exists" exactly as
+ * an EXISTS would say, but with no outer reference for a planner to flatten. (SQLite 3.52's
+ * rewrite of correlated EXISTS into joins returns wrong rows for a nested EXISTS when the outer
+ * query has a LEFT JOIN and an ORDER BY; test/catalog/queries.test.ts has the case.) Both sides
+ * of every IN are NOT NULL, so NOT keeps two-valued logic. Context relations use the closure
+ * table, or parent_id for the direct ones. Values are always bound; only aliases and table
+ * names are written into the text.
  *
  * Placeholders are emitted strictly left to right, and every value is bound at the moment its
  * placeholder is written, so the bindings always line up with the text.
@@ -78,24 +84,22 @@ export class ConditionCompiler {
   private property(owner: { object: string } | { property: string }, condition: PropertyCondition): string {
     if (condition.kind !== 'property') return this.set(condition, (c) => this.property(owner, c));
     const p = this.alias('p');
-    const parts = [
-      'object' in owner ? `${p}.object_id = ${owner.object}.id AND ${p}.parent_property_id IS NULL` : `${p}.parent_property_id = ${owner.property}`,
-      `${p}.name = ${this.bind(condition.name)}`,
-      `${p}.source = ${this.bind(condition.source)}`,
-    ];
+    const [key, selected, scope] =
+      'object' in owner ? [`${owner.object}.id`, `${p}.object_id`, `${p}.parent_property_id IS NULL`] : [`${owner.property}.id`, `${p}.parent_property_id`, `${p}.parent_property_id IS NOT NULL`];
+    const parts = [scope, `${p}.name = ${this.bind(condition.name)}`, `${p}.source = ${this.bind(condition.source)}`];
     for (const element of condition.elements) parts.push(this.element(p, element));
-    for (const sub of condition.properties) parts.push(this.property({ property: `${p}.id` }, sub));
-    const exists = `EXISTS (SELECT 1 FROM ${PROPERTIES} ${p} WHERE ${parts.join(' AND ')})`;
-    return condition.negate ? `NOT ${exists}` : exists;
+    for (const sub of condition.properties) parts.push(this.property({ property: p }, sub));
+    const semiJoin = `${key} IN (SELECT ${selected} FROM ${PROPERTIES} ${p} WHERE ${parts.join(' AND ')})`;
+    return condition.negate ? `NOT (${semiJoin})` : semiJoin;
   }
 
   private element(property: string, condition: ElementCondition): string {
     if (condition.kind !== 'element') return this.set(condition, (c) => this.element(property, c));
     const e = this.alias('e');
-    const parts = [`${e}.property_id = ${property}.id`, `${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
+    const parts = [`${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
     if (condition.test) parts.push(this.test(e, condition.test));
-    const exists = `EXISTS (SELECT 1 FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')})`;
-    return condition.negate ? `NOT ${exists}` : exists;
+    const semiJoin = `${property}.id IN (SELECT ${e}.property_id FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')})`;
+    return condition.negate ? `NOT (${semiJoin})` : semiJoin;
   }
 
   private test(e: string, test: ValueTest): string {
@@ -134,32 +138,40 @@ export class ConditionCompiler {
   private context(anchor: string, condition: ContextCondition, owners: readonly string[]): string {
     if (condition.kind !== 'related') return this.set(condition, (c) => this.context(anchor, c, owners));
     const y = this.alias('y');
-    let from: string;
+    // [the anchor's key, the sub-query's select list and FROM, what links them inside]
+    let key: string;
+    let select: string;
     let link: string;
     switch (condition.relation) {
       case 'parent':
-        from = `${OBJECTS} ${y}`;
-        link = `${y}.id = ${anchor}.parent_id`;
+        // A root has no parent: false, not NULL, so that NOT still works.
+        key = `${anchor}.parent_id IS NOT NULL AND ${anchor}.parent_id`;
+        select = `${y}.id FROM ${OBJECTS} ${y}`;
+        link = '';
         break;
       case 'child':
-        from = `${OBJECTS} ${y}`;
-        link = `${y}.parent_id = ${anchor}.id`;
+        key = `${anchor}.id`;
+        select = `${y}.parent_id FROM ${OBJECTS} ${y}`;
+        link = `${y}.parent_id IS NOT NULL`;
         break;
       case 'ancestor': {
         const c = this.alias('c');
-        from = `${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`;
-        link = `${c}.descendant_id = ${anchor}.id AND ${c}.depth > 0`;
+        key = `${anchor}.id`;
+        select = `${c}.descendant_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`;
+        link = `${c}.depth > 0`;
         break;
       }
       case 'descendant': {
         const c = this.alias('c');
-        from = `${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
-        link = `${c}.ancestor_id = ${anchor}.id AND ${c}.depth > 0`;
+        key = `${anchor}.id`;
+        select = `${c}.ancestor_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
+        link = `${c}.depth > 0`;
         break;
       }
     }
-    const parts = [link, this.visible(y, owners), this.object(y, condition.object)];
+    const parts = link ? [link] : [];
+    parts.push(this.visible(y, owners), this.object(y, condition.object));
     for (const nested of condition.context) parts.push(this.context(y, nested, owners));
-    return `EXISTS (SELECT 1 FROM ${from} WHERE ${parts.join(' AND ')})`;
+    return `(${key} IN (SELECT ${select} WHERE ${parts.join(' AND ')}))`;
   }
 }
