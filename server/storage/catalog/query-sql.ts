@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
-import type { ConditionSet, ContextCondition, ElementCondition, ObjectCondition, Operand, PropertyCondition, TargetQuery, ValueTest } from './conditions.js';
+import type { ConditionSet, ContextCondition, ElementCondition, ElementTest, ObjectCondition, Operand, PropertyCondition, TargetQuery } from './conditions.js';
 import { folded } from './values.js';
-import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
+import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES, TEXT_KEY_LENGTH } from './tables.js';
 
 /** A WHERE condition with its bound values, in placeholder order. */
 export interface SqlCondition {
@@ -95,43 +95,59 @@ export class ConditionCompiler {
 
   private element(property: string, condition: ElementCondition): string {
     if (condition.kind !== 'element') return this.set(condition, (c) => this.element(property, c));
-    const e = this.alias('e');
-    const parts = [`${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
-    if (condition.test) parts.push(this.test(e, condition.test));
-    const semiJoin = `${property}.id IN (SELECT ${e}.property_id FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')})`;
+    const selects = this.elementSelects(condition);
+    const semiJoin = `${property}.id IN (${selects.join(' UNION ALL ')})`;
     return condition.negate ? `NOT (${semiJoin})` : semiJoin;
   }
 
-  private test(e: string, test: ValueTest): string {
-    const text = this.dialect.byteOrder(`${e}.text_value`);
+  /**
+   * The property ids of the elements that pass: one SELECT, or for typed comparisons two, so that
+   * each can seek its own (name, source, column) index: the elements of that type, and the
+   * elements without a value of that type, which compare as text (catalog-contract §4.3).
+   */
+  private elementSelects(condition: ElementTest): string[] {
+    const select = (test: (e: string) => string | undefined): string => {
+      const e = this.alias('e');
+      const parts = [`${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
+      const passes = test(e);
+      if (passes) parts.push(passes);
+      return `SELECT ${e}.property_id FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')}`;
+    };
+    const test = condition.test;
+    if (test === undefined) return [select(() => undefined)];
+    const text = (e: string) => this.dialect.byteOrder(`${e}.text_value`);
     switch (test.kind) {
       case 'exact':
-        return `${e}.text_value = ${this.bind(test.text)}`;
+        return [select((e) => `${e}.text_key = ${this.bind(test.text.slice(0, TEXT_KEY_LENGTH))} AND ${e}.text_value = ${this.bind(test.text)}`)];
       case 'prefix':
-        return `${e}.text_folded LIKE ${this.bind(`${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`;
+        return [select((e) => `${e}.text_folded LIKE ${this.bind(`${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`)];
       case 'substring':
-        return `${e}.text_folded LIKE ${this.bind(`%${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`;
+        return [select((e) => `${e}.text_folded LIKE ${this.bind(`%${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`)];
       case 'compare': {
-        // Numbers compare as numbers and times as times when the element is one too; any
-        // other pairing compares the texts (catalog-contract §4.3).
-        const typed = this.typedColumn(e, [test.operand]);
-        if (!typed) return `${text} ${test.comparator} ${this.bind(test.operand.text)}`;
-        const typedTest = `${typed.column} ${test.comparator} ${this.bind(typed.valueOf(test.operand))}`;
-        return `((${typed.column} IS NOT NULL AND ${typedTest}) OR (${typed.column} IS NULL AND ${text} ${test.comparator} ${this.bind(test.operand.text)}))`;
+        const typed = this.typedColumn([test.operand]);
+        const textTest = (e: string) => `${text(e)} ${test.comparator} ${this.bind(test.operand.text)}`;
+        if (!typed) return [select(textTest)];
+        return [
+          select((e) => `${e}.${typed.column} ${test.comparator} ${this.bind(typed.valueOf(test.operand))}`),
+          select((e) => `${e}.${typed.column} IS NULL AND ${textTest(e)}`),
+        ];
       }
       case 'range': {
-        const typed = this.typedColumn(e, [test.start, test.end]);
-        if (!typed) return `${text} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}`;
-        const typedTest = `${typed.column} BETWEEN ${this.bind(typed.valueOf(test.start))} AND ${this.bind(typed.valueOf(test.end))}`;
-        return `((${typed.column} IS NOT NULL AND ${typedTest}) OR (${typed.column} IS NULL AND ${text} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}))`;
+        const typed = this.typedColumn([test.start, test.end]);
+        const textTest = (e: string) => `${text(e)} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}`;
+        if (!typed) return [select(textTest)];
+        return [
+          select((e) => `${e}.${typed.column} BETWEEN ${this.bind(typed.valueOf(test.start))} AND ${this.bind(typed.valueOf(test.end))}`),
+          select((e) => `${e}.${typed.column} IS NULL AND ${textTest(e)}`),
+        ];
       }
     }
   }
 
   /** The typed column every operand has a value for (numbers first), and how to read that value. */
-  private typedColumn(e: string, operands: readonly Operand[]): { column: string; valueOf: (o: Operand) => number } | undefined {
-    if (operands.every((o) => o.number !== undefined)) return { column: `${e}.num_value`, valueOf: (o) => o.number! };
-    if (operands.every((o) => o.time !== undefined)) return { column: `${e}.time_value`, valueOf: (o) => o.time! };
+  private typedColumn(operands: readonly Operand[]): { column: 'num_value' | 'time_value'; valueOf: (o: Operand) => number } | undefined {
+    if (operands.every((o) => o.number !== undefined)) return { column: 'num_value', valueOf: (o) => o.number! };
+    if (operands.every((o) => o.time !== undefined)) return { column: 'time_value', valueOf: (o) => o.time! };
     return undefined;
   }
 

@@ -7,6 +7,9 @@ export const CLOSURE = 'catalog_closure';
 export const PROPERTIES = 'catalog_properties';
 export const ELEMENTS = 'catalog_elements';
 
+/** Characters of an element's text kept in `text_key`: indexable in every dialect. */
+export const TEXT_KEY_LENGTH = 200;
+
 /** Contact columns of a user, in userType order; the catalog maps them to and from XML. */
 export const CONTACT_COLUMNS = [
   'user_name',
@@ -86,7 +89,9 @@ export const catalogMigration: Knex.Migration = {
     // Leaf values. The text is always kept; the number and time columns are filled when the
     // text parses as one, so value comparisons are SQL comparisons on typed columns.
     // `text_folded` is the lower-cased text for case-insensitive STARTSWITH/CONTAINS, folded
-    // once in JavaScript so both dialects fold Unicode alike.
+    // once in JavaScript so both dialects fold Unicode alike. `text_key` is the text's first
+    // TEXT_KEY_LENGTH characters: exact matches seek it in an index (a PostgreSQL B-tree
+    // cannot hold arbitrarily long text) and then compare the whole text.
     await knex.schema.createTable(ELEMENTS, (t) => {
       t.increments('id').primary();
       t.integer('property_id').notNullable().references('id').inTable(PROPERTIES).onDelete('CASCADE');
@@ -97,9 +102,14 @@ export const catalogMigration: Knex.Migration = {
       t.boolean('shorthand').notNullable();
       t.text('text_value').notNullable();
       t.text('text_folded').notNullable();
+      t.string('text_key', TEXT_KEY_LENGTH).notNullable();
       t.double('num_value').nullable();
       t.bigInteger('time_value').nullable();
       t.index(['property_id', 'name'], 'catalog_elements_property_name');
+      // Conditions find the matching elements first, then their instances and objects.
+      t.index(['name', 'source', 'text_key'], 'catalog_elements_text');
+      t.index(['name', 'source', 'num_value'], 'catalog_elements_number');
+      t.index(['name', 'source', 'time_value'], 'catalog_elements_time');
     });
   },
   async down(knex) {
