@@ -48,6 +48,7 @@ describe('SOAP catalog: queries', function () {
     me = catalog.client(ME);
     await me.createUser({ catalogUser: [{ userId: ME }, { userId: OTHER }, { userId: PUBLIC }, { userId: ARCHIVE }], errorDeliveryMethod: DIRECT });
     whiteboard = (await me.whiteboardId({ errorDeliveryMethod: DIRECT })).objectId!;
+    await sleep(5);
     // Separate requests, a few ms apart, so creation times differ between batches.
     const batches = [
       [

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogServiceClient } from '../../generated/client/soap.js';
 import type { CatalogOperationStatusType, CatalogStatusType, UserType } from '../../generated/soap/types.js';
 import { assertStatus, DIRECT, format, ids, object, property, startCatalog, tree, type CatalogServer } from '../helpers/catalog.js';
@@ -202,6 +203,7 @@ describe('SOAP catalog: users, whiteboards and the status policy', function () {
     await admin.createUser({ catalogUser: [{ userId: old }], errorDeliveryMethod: DIRECT });
     const frank = catalog.client(old);
     const whiteboard = (await frank.whiteboardId({ errorDeliveryMethod: DIRECT })).objectId;
+    await sleep(5); // creation order, not objectId order, puts the whiteboard first
     await frank.createObject({ catalogData: [object('frank/p', 'PROJECT'), object('frank/c', 'COLLECTION')], errorDeliveryMethod: DIRECT });
     assertStatus((await frank.updateUser({ userId: old, catalogUser: [{ userId: renamed, userName: 'Francis' }], errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
     assert.equal((await frank.doesUserExist({ errorDeliveryMethod: DIRECT })).userExists, false);

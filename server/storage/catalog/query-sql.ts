@@ -46,12 +46,6 @@ export class ConditionCompiler {
     return { text: parts.join(' AND '), bindings: compiler.bindings };
   }
 
-  /** `alias`'s owner is one of `owners`. */
-  static visibility(owners: readonly string[], alias: string, dialect: Dialect): SqlCondition {
-    const compiler = new ConditionCompiler(dialect);
-    return { text: compiler.visible(alias, owners), bindings: compiler.bindings };
-  }
-
   private bind(value: Knex.Value): string {
     this.bindings.push(value);
     return '?';
