@@ -176,6 +176,15 @@ describe('SOAP catalog: queries', function () {
         assert.deepEqual(await found(given), [...want].sort());
       });
     }
+
+    it('long texts: EXACT compares the whole text past the indexed prefix, even across a surrogate pair', async () => {
+      const head = `${'a'.repeat(199)}😀`;
+      await catalog.client(ARCHIVE).createObject({ catalogData: [object('arc/long', 'DATAPRODUCT', undefined, [property('citation', { title: `${head}${'b'.repeat(300)}` })])], errorDeliveryMethod: DIRECT });
+      const dataProducts = (t: string, compare: TextComparisonType = 'EXACT') => found({ aggrType: 'DATAPRODUCT', queryProperty: [title(t, compare)] });
+      assert.deepEqual(await dataProducts(`${head}${'b'.repeat(300)}`), ['arc/long']);
+      assert.deepEqual(await dataProducts(`${head}${'b'.repeat(299)}c`), []);
+      assert.deepEqual(await dataProducts(`😀${'b'.repeat(300)}`, 'CONTAINS'), ['arc/long']);
+    });
   });
 
   describe('context', function () {

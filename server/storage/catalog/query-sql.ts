@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import type { ConditionSet, ContextCondition, ElementCondition, ElementTest, ObjectCondition, Operand, PropertyCondition, TargetQuery } from './conditions.js';
-import { folded } from './values.js';
-import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES, TEXT_KEY_LENGTH } from './tables.js';
+import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
+import { folded, textKey } from './values.js';
 
 /** A WHERE condition with its bound values, in placeholder order. */
 export interface SqlCondition {
@@ -112,7 +112,7 @@ export class ConditionCompiler {
     const text = (e: string) => this.dialect.byteOrder(`${e}.text_value`);
     switch (test.kind) {
       case 'exact':
-        return [select((e) => `${e}.text_key = ${this.bind(test.text.slice(0, TEXT_KEY_LENGTH))} AND ${e}.text_value = ${this.bind(test.text)}`)];
+        return [select((e) => `${e}.text_key = ${this.bind(textKey(test.text))} AND ${e}.text_value = ${this.bind(test.text)}`)];
       case 'prefix':
         return [select((e) => `${e}.text_folded LIKE ${this.bind(`${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`)];
       case 'substring':

@@ -5,8 +5,8 @@ import { ResourceConflict, StorageUnavailable } from '../errors.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
 import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
-import { CLOSURE, CONTACT_COLUMNS, ELEMENTS, OBJECTS, PROPERTIES, TEXT_KEY_LENGTH, USERS, type ContactColumn } from './tables.js';
-import { folded, numberValue, timeValue } from './values.js';
+import { CLOSURE, CONTACT_COLUMNS, ELEMENTS, OBJECTS, PROPERTIES, USERS, type ContactColumn } from './tables.js';
+import { folded, numberValue, textKey, timeValue } from './values.js';
 
 /** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
 const CHUNK = 500;
@@ -337,7 +337,7 @@ export class CatalogWrites extends CatalogReads {
       shorthand: element.shorthand,
       text_value: element.value,
       text_folded: folded(element.value),
-      text_key: element.value.slice(0, TEXT_KEY_LENGTH),
+      text_key: textKey(element.value),
       num_value: numberValue(element.value) ?? null,
       time_value: timeValue(element.value) ?? null,
     }));

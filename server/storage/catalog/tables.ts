@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { TEXT_KEY_LENGTH } from './values.js';
 
 /** The catalog's tables (catalog-contract §4; design/architecture.md "Catalog"). */
 export const USERS = 'catalog_users';
@@ -6,9 +7,6 @@ export const OBJECTS = 'catalog_objects';
 export const CLOSURE = 'catalog_closure';
 export const PROPERTIES = 'catalog_properties';
 export const ELEMENTS = 'catalog_elements';
-
-/** Characters of an element's text kept in `text_key`: indexable in every dialect. */
-export const TEXT_KEY_LENGTH = 200;
 
 /** Contact columns of a user, in userType order; the catalog maps them to and from XML. */
 export const CONTACT_COLUMNS = [

@@ -35,6 +35,19 @@ export function timeValue(text: string): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
+/** Characters of an element's text kept in the indexed `text_key` column. */
+export const TEXT_KEY_LENGTH = 200;
+
+/**
+ * The indexed prefix of a text: at most TEXT_KEY_LENGTH UTF-16 units, never half a surrogate
+ * pair (a lone surrogate would reach the database as U+FFFD in one place and not another).
+ */
+export function textKey(text: string): string {
+  if (text.length <= TEXT_KEY_LENGTH) return text;
+  const last = text.charCodeAt(TEXT_KEY_LENGTH - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? TEXT_KEY_LENGTH - 1 : TEXT_KEY_LENGTH);
+}
+
 /** Case folding for the case-insensitive comparisons; applied to stored text and to operands. */
 export function folded(text: string): string {
   return text.toLowerCase();
