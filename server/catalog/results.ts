@@ -1,5 +1,4 @@
 import type {
-  CatalogAggregationType,
   ElementFilterType,
   ElementResponseType,
   GuidResponseType,
@@ -121,7 +120,7 @@ export async function assembleResults(reads: CatalogReads, targets: readonly Obj
     (childrenOf.get(`${targetId}/${parentId}`) ?? []).flatMap((child) => (hierarchy.excluded.has(child.objectClass) ? shownChildren(targetId, child.id) : [child]));
 
   const attributes = (object: ObjectRecord): ResultNodeType => ({
-    objectClass: storedClass(object.objectClass) as CatalogAggregationType,
+    objectClass: storedClass(object.objectClass),
     objectId: object.guid,
     parentId: object.parentGuid ?? undefined,
     hasChildren: withChildren ? withChildren.has(object.id) : undefined,
