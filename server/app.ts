@@ -2,7 +2,10 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { kinds } from '../generated/rest/kinds.js';
 import { mountRoutes } from '../generated/rest/routes/index.js';
+import { createDispatcher, type CatalogService } from '../generated/soap/service.js';
 import { authentication, authorize, scopeOf, type Authenticator } from './auth.js';
+import type { CatalogCall } from './catalog/context.js';
+import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
@@ -10,6 +13,8 @@ import type { Logger } from './log.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import { Representations } from './rest/representation.js';
+import { loadServiceDescription } from './soap/description.js';
+import { mountSoapEndpoint } from './soap/endpoint.js';
 import type { ResourceStore } from './storage/resource-store.js';
 
 export interface AppDependencies {
@@ -20,13 +25,15 @@ export interface AppDependencies {
   /** The resolved public base URL and schema base (configuration, or defaults after listen). */
   readonly baseUrl: string;
   readonly schemaBase: string;
+  /** The SOAP catalog's operations, served at `config.catalog.path`. */
+  readonly catalog: CatalogService<CatalogCall>;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
- * discovery and the generated routes of every collection.
+ * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, authenticator, baseUrl, schemaBase }: AppDependencies): Koa {
+export function createApp({ config, logger, store, authenticator, baseUrl, schemaBase, catalog }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
@@ -48,9 +55,21 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
   });
   mountRoutes(resources, handlers);
 
+  // The SOAP catalog: its own faults and statuses, never the REST error shape.
+  const soap = new Router();
+  mountSoapEndpoint(soap, {
+    path: config.catalog.path,
+    description: loadServiceDescription(`${baseUrl}${config.catalog.path}`),
+    dispatcher: createDispatcher(catalog, catalogRejection(logger)),
+    limits: config.limits,
+    logger,
+  });
+
   app.use(router.routes());
   app.use(resources.routes());
+  app.use(soap.routes());
   app.use(resources.allowedMethods());
   app.use(router.allowedMethods());
+  app.use(soap.allowedMethods());
   return app;
 }

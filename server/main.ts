@@ -3,13 +3,18 @@
  * SIGTERM and SIGINT stop accepting connections, let in-flight requests finish (up to
  * SHUTDOWN_TIMEOUT_MS) and close the database.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { createApp } from './app.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
+import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { createCatalogService } from './catalog/service.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { projectRoot } from './paths.js';
+import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
 import { ResourceStore } from './storage/resource-store.js';
@@ -44,6 +49,15 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax });
   await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const store = new ResourceStore(database);
+  const definitions = config.catalog.definitionsFile ? await loadDefinitions(config.catalog.definitionsFile) : Definitions.none();
+  const catalog = createCatalogService({
+    store: new CatalogStore(database),
+    definitions,
+    policy: config.catalog,
+    now: Date.now,
+    version: (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')) as { version: string }).version,
+    startTime: Date.now(),
+  });
 
   const server = createServer({
     requestTimeout: config.timeouts.requestMs,
@@ -56,7 +70,7 @@ async function start(config: Config, logger: Logger): Promise<void> {
   const address = await listen(server, config);
   const baseUrl = config.publicUrl ?? `http://${urlHost(config.host)}:${address.port}`;
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
-  const app = createApp({ config, logger, store, authenticator, baseUrl, schemaBase });
+  const app = createApp({ config, logger, store, authenticator, baseUrl, schemaBase, catalog });
   const handle = app.callback();
   let stopping = false;
   server.on('request', (req, res) => {
@@ -67,7 +81,8 @@ async function start(config: Config, logger: Logger): Promise<void> {
   if (authenticator.open) {
     logger.warn({ host: config.host }, 'OPEN MODE: no tokens configured, every request may read, write and delete; configure TOPOCAT_TOKENS_FILE to require credentials');
   }
-  logger.info({ url: baseUrl, port: address.port, database: database.dialect.name, kinds: kinds.length }, 'listening');
+  if (config.catalog.enforceDefinitions && definitions.propertyCount === 0) logger.warn('CATALOG_ENFORCE_DEFINITIONS is on without definitions: every property will be refused');
+  logger.info({ url: baseUrl, port: address.port, database: database.dialect.name, kinds: kinds.length, catalog: `${baseUrl}${config.catalog.path}`, catalogProperties: definitions.propertyCount }, 'listening');
 
   const stop = (signal: string): void => {
     if (stopping) return;

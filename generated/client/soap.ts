@@ -7,7 +7,7 @@
  * that breaks the schema is an error here too.
  */
 import * as codecs from '../soap/codecs.js';
-import { envelope, escapeText, openEnvelope, parseXml, SoapFault, XmlSchemaError } from '../soap/runtime.js';
+import { envelope, escapeText, openEnvelope, parseXml, XmlSchemaError } from '../soap/runtime.js';
 import type { CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from '../soap/types.js';
 
 export { SoapFault, XmlSchemaError } from '../soap/runtime.js';

@@ -64,4 +64,12 @@ export interface Dialect {
 
   /** True when `error` means the database is unreachable or overloaded rather than a bad query. */
   isUnavailable(error: unknown): boolean;
+
+  /** True when `error` is the violation of a primary key or unique constraint. */
+  isUniqueViolation(error: unknown): boolean;
+  /**
+   * `expression` (a text column or expression) made to compare and sort by code point, as
+   * SQLite's default BINARY collation does, whatever the database's locale says.
+   */
+  byteOrder(expression: string): string;
 }

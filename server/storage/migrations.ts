@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
+import { catalogMigration } from './catalog/tables.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -43,6 +44,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
         await knex.schema.dropTable('resource_history');
       },
     },
+    '0002_catalog': catalogMigration,
   };
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { get, post, request, type Answer } from '../helpers/http.js';
+import { get, post, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

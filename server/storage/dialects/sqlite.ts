@@ -161,4 +161,13 @@ export class SqliteDialect implements Dialect {
     return code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_IOERR' || code === 'SQLITE_FULL' || code === 'SQLITE_LOCKED' ||
       (error instanceof Error && error.name === 'KnexTimeoutError');
   }
+
+  isUniqueViolation(error: unknown): boolean {
+    const e = error as { code?: string; message?: string } | null;
+    return e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE constraint failed|PRIMARY KEY/.test(e.message ?? '');
+  }
+
+  byteOrder(expression: string): string {
+    return expression;
+  }
 }

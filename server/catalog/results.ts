@@ -1,0 +1,168 @@
+import type {
+  ElementFilterType,
+  ElementResponseType,
+  GuidResponseType,
+  MetadataElementType,
+  ObjectResponseType,
+  PropertyExclusionType,
+  PropertyFilterType,
+  PropertyResponseType,
+  PropertyType,
+  QueryResponseSetType,
+  ResultNodeType,
+} from '../../generated/soap/types.js';
+import type { DescendantRecord, ElementRecord, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
+import type { CatalogReads } from '../storage/catalog/store.js';
+import { storedClass } from './rules.js';
+
+/** Which objects below each target a result nests (catalog-contract §4.3 "Result assembly"). */
+export interface HierarchyShape {
+  /** Deepest descendant level; 0 for the targets alone, undefined for whole subtrees. */
+  readonly maxDepth: number | undefined;
+  /** Classes left out; their descendants move up to the nearest node shown. */
+  readonly excluded: ReadonlySet<string>;
+}
+
+/** Which result node type, with what inside. */
+export type ContentShape =
+  | { readonly kind: 'ids' }
+  | { readonly kind: 'objects'; readonly exclusions: readonly PropertyExclusionType[] }
+  | { readonly kind: 'properties'; readonly filters: readonly PropertyFilterType[]; readonly exclusions: readonly PropertyExclusionType[] }
+  | { readonly kind: 'elements'; readonly filters: readonly ElementFilterType[] };
+
+export interface ResultShape {
+  readonly hierarchy: HierarchyShape;
+  readonly content: ContentShape;
+  readonly showHasChildren: boolean;
+  readonly showCreateDate: boolean;
+  readonly showModifyDate: boolean;
+}
+
+/** Properties of one object as trees, in stored order. */
+type PropertyTrees = Map<number, PropertyType[]>;
+
+function propertyTrees(properties: readonly PropertyRecord[], elements: readonly ElementRecord[]): PropertyTrees {
+  const byProperty = new Map<number, ElementRecord[]>();
+  for (const element of elements) {
+    const list = byProperty.get(element.propertyId);
+    if (list) list.push(element);
+    else byProperty.set(element.propertyId, [element]);
+  }
+  const nodes = new Map<number, PropertyType>();
+  const trees: PropertyTrees = new Map();
+  // Ordered by id, so an enclosing instance always comes before its sub-properties.
+  for (const record of properties) {
+    const leaves = byProperty.get(record.id) ?? [];
+    const shorthand = leaves.find((e) => e.shorthand);
+    const node: PropertyType = {
+      name: record.name,
+      source: record.source,
+      value: shorthand?.value,
+      element: leaves.filter((e) => !e.shorthand).map((e) => ({ name: e.name, source: e.source, value: e.value })),
+      property: [],
+    };
+    nodes.set(record.id, node);
+    if (record.parentPropertyId === null) {
+      const list = trees.get(record.objectId);
+      if (list) list.push(node);
+      else trees.set(record.objectId, [node]);
+    } else {
+      nodes.get(record.parentPropertyId)?.property!.push(node);
+    }
+  }
+  return trees;
+}
+
+const excludedBy = (exclusions: readonly PropertyExclusionType[]) => (p: PropertyType) =>
+  exclusions.some((x) => x.propertyName === p.name && (x.propertySource === undefined || x.propertySource === p.source));
+
+function metadataElements(properties: readonly PropertyType[], filters: readonly ElementFilterType[]): MetadataElementType[] {
+  const out: MetadataElementType[] = [];
+  for (const filter of filters) {
+    for (const property of properties) {
+      if (property.name !== filter.propertyName || property.source !== filter.propertySource) continue;
+      // The value shorthand is an element named like its property (catalog-contract §4.1).
+      const leaves = [...(property.value !== undefined ? [{ name: property.name, source: property.source, value: property.value }] : []), ...(property.element ?? [])];
+      for (const leaf of leaves) {
+        if (leaf.name === filter.elementName && (leaf.source ?? property.source) === filter.elementSource) out.push({ name: filter.elementFilter ?? filter.elementName, value: leaf.value });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Build the queryResponseSet for `targets` (already sorted and paged): load what lies below
+ * them and what they hold with a fixed number of batched reads, never one read per object.
+ */
+export async function assembleResults(reads: CatalogReads, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
+  const { hierarchy, content } = shape;
+  const targetIds = targets.map((t) => t.id);
+  const below = hierarchy.maxDepth === 0 || targets.length === 0 ? [] : await reads.descendants(targetIds, hierarchy.maxDepth, owners);
+  const ids = [...new Set([...targetIds, ...below.map((d) => d.id)])];
+  const withChildren = shape.showHasChildren ? await reads.withChildren(ids) : undefined;
+  let trees: PropertyTrees = new Map();
+  if (content.kind !== 'ids' && ids.length > 0) {
+    const loaded = await reads.properties(ids);
+    trees = propertyTrees(loaded.properties, loaded.elements);
+  }
+
+  // Children per (target, parent): a node may appear under two targets when one target lies
+  // below another, and each occurrence is built from its own target's rows.
+  const childrenOf = new Map<string, DescendantRecord[]>();
+  for (const d of below) {
+    const key = `${d.targetId}/${d.parentId}`;
+    const list = childrenOf.get(key);
+    if (list) list.push(d);
+    else childrenOf.set(key, [d]);
+  }
+  const shownChildren = (targetId: number, parentId: number): DescendantRecord[] =>
+    (childrenOf.get(`${targetId}/${parentId}`) ?? []).flatMap((child) => (hierarchy.excluded.has(child.objectClass) ? shownChildren(targetId, child.id) : [child]));
+
+  const attributes = (object: ObjectRecord): ResultNodeType => ({
+    objectClass: storedClass(object.objectClass),
+    objectId: object.guid,
+    parentId: object.parentGuid ?? undefined,
+    hasChildren: withChildren ? withChildren.has(object.id) : undefined,
+    creationDate: shape.showCreateDate ? object.createdMs : undefined,
+    modificationDate: shape.showModifyDate ? object.modifiedMs : undefined,
+  });
+  const propertiesOf = (object: ObjectRecord): PropertyType[] => trees.get(object.id) ?? [];
+
+  switch (content.kind) {
+    case 'ids': {
+      const node = (target: number, object: ObjectRecord): GuidResponseType => ({
+        ...attributes(object),
+        guidResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      });
+      return { guidResponse: targets.map((t) => node(t.id, t)) };
+    }
+    case 'objects': {
+      const excluded = excludedBy(content.exclusions);
+      const node = (target: number, object: ObjectRecord): ObjectResponseType => ({
+        ...attributes(object),
+        property: propertiesOf(object).filter((p) => !excluded(p)),
+        objectResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      });
+      return { objectResponse: targets.map((t) => node(t.id, t)) };
+    }
+    case 'properties': {
+      const excluded = excludedBy(content.exclusions);
+      const wanted = (p: PropertyType) => content.filters.some((f) => f.propertyName === p.name && f.propertySource === p.source);
+      const node = (target: number, object: ObjectRecord): PropertyResponseType => ({
+        ...attributes(object),
+        property: propertiesOf(object).filter((p) => wanted(p) && !excluded(p)),
+        propertyResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      });
+      return { propertyResponse: targets.map((t) => node(t.id, t)) };
+    }
+    case 'elements': {
+      const node = (target: number, object: ObjectRecord): ElementResponseType => ({
+        ...attributes(object),
+        metadataElement: metadataElements(propertiesOf(object), content.filters),
+        elementResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      });
+      return { elementResponse: targets.map((t) => node(t.id, t)) };
+    }
+  }
+}

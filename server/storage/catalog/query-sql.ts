@@ -1,0 +1,187 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../dialect.js';
+import type { ConditionSet, ContextCondition, ElementCondition, ElementTest, ObjectCondition, Operand, PropertyCondition, TargetQuery } from './conditions.js';
+import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
+import { folded, textKey } from './values.js';
+
+/** A WHERE condition with its bound values, in placeholder order. */
+export interface SqlCondition {
+  readonly text: string;
+  readonly bindings: readonly Knex.Value[];
+}
+
+/** `!` escapes LIKE wildcards; a character with no special meaning in either dialect's strings. */
+const LIKE_ESCAPE = '!';
+
+function likeLiteral(text: string): string {
+  return folded(text).replace(/[!%_]/g, (c) => LIKE_ESCAPE + c);
+}
+
+/**
+ * Compiles catalog query conditions into one SQL condition on the target alias `o`.
+ *
+ * Every property, element and context condition is a semi-join written as `key IN (SELECT …)`
+ * with an uncorrelated sub-query: "some instance / element / related object exists" exactly as
+ * an EXISTS would say, but with no outer reference for a planner to flatten. (SQLite 3.52's
+ * rewrite of correlated EXISTS into joins returns wrong rows for a nested EXISTS when the outer
+ * query has a LEFT JOIN and an ORDER BY; test/catalog/queries.test.ts has the case.) Both sides
+ * of every IN are NOT NULL, so NOT keeps two-valued logic. Context relations use the closure
+ * table, or parent_id for the direct ones. Values are always bound; only aliases and table
+ * names are written into the text.
+ *
+ * Placeholders are emitted strictly left to right, and every value is bound at the moment its
+ * placeholder is written, so the bindings always line up with the text.
+ */
+export class ConditionCompiler {
+  private readonly bindings: Knex.Value[] = [];
+  private aliases = 0;
+
+  private constructor(private readonly dialect: Dialect) {}
+
+  /** The condition that makes `o` a target of `query`. */
+  static target(dialect: Dialect, query: TargetQuery, alias: string): SqlCondition {
+    const compiler = new ConditionCompiler(dialect);
+    const parts = [compiler.visible(alias, query.visibleTo), compiler.object(alias, query.target)];
+    if (query.context) parts.push(compiler.set(query.context, (c) => compiler.context(alias, c, query.visibleTo)));
+    return { text: parts.join(' AND '), bindings: compiler.bindings };
+  }
+
+  private bind(value: Knex.Value): string {
+    this.bindings.push(value);
+    return '?';
+  }
+
+  private alias(prefix: string): string {
+    return `${prefix}${++this.aliases}`;
+  }
+
+  private visible(alias: string, owners: readonly string[]): string {
+    return `${alias}.owner_dn IN (${owners.map((dn) => this.bind(dn)).join(', ')})`;
+  }
+
+  private set<T>(set: ConditionSet<T>, item: (condition: T) => string): string {
+    const joined = set.items.map(item).join(set.kind === 'any' ? ' OR ' : ' AND ');
+    return set.negate ? `NOT (${joined})` : `(${joined})`;
+  }
+
+  private object(alias: string, condition: ObjectCondition): string {
+    const parts = [`${alias}.class = ${this.bind(condition.objectClass)}`];
+    if (condition.guid !== undefined) parts.push(`${alias}.guid = ${this.bind(condition.guid)}`);
+    if (condition.createdFrom !== undefined) parts.push(`${alias}.created_ms >= ${this.bind(condition.createdFrom)}`);
+    if (condition.createdTo !== undefined) parts.push(`${alias}.created_ms <= ${this.bind(condition.createdTo)}`);
+    for (const property of condition.properties) parts.push(this.property({ object: alias }, property));
+    const joined = parts.join(' AND ');
+    return condition.negate ? `NOT (${joined})` : `(${joined})`;
+  }
+
+  /** Top-level properties belong to an object; nested ones to an enclosing property instance. */
+  private property(owner: { object: string } | { property: string }, condition: PropertyCondition): string {
+    if (condition.kind !== 'property') return this.set(condition, (c) => this.property(owner, c));
+    const p = this.alias('p');
+    const [key, selected, scope] =
+      'object' in owner ? [`${owner.object}.id`, `${p}.object_id`, `${p}.parent_property_id IS NULL`] : [`${owner.property}.id`, `${p}.parent_property_id`, `${p}.parent_property_id IS NOT NULL`];
+    const parts = [scope, `${p}.name = ${this.bind(condition.name)}`, `${p}.source = ${this.bind(condition.source)}`];
+    for (const element of condition.elements) parts.push(this.element(p, element));
+    for (const sub of condition.properties) parts.push(this.property({ property: p }, sub));
+    const semiJoin = `${key} IN (SELECT ${selected} FROM ${PROPERTIES} ${p} WHERE ${parts.join(' AND ')})`;
+    return condition.negate ? `NOT (${semiJoin})` : semiJoin;
+  }
+
+  private element(property: string, condition: ElementCondition): string {
+    if (condition.kind !== 'element') return this.set(condition, (c) => this.element(property, c));
+    const selects = this.elementSelects(condition);
+    const semiJoin = `${property}.id IN (${selects.join(' UNION ALL ')})`;
+    return condition.negate ? `NOT (${semiJoin})` : semiJoin;
+  }
+
+  /**
+   * The property ids of the elements that pass: one SELECT, or for typed comparisons two, so that
+   * each can seek its own (name, source, column) index: the elements of that type, and the
+   * elements without a value of that type, which compare as text (catalog-contract §4.3).
+   */
+  private elementSelects(condition: ElementTest): string[] {
+    const select = (test: (e: string) => string | undefined): string => {
+      const e = this.alias('e');
+      const parts = [`${e}.name = ${this.bind(condition.name)}`, `${e}.source = ${this.bind(condition.source)}`];
+      const passes = test(e);
+      if (passes) parts.push(passes);
+      return `SELECT ${e}.property_id FROM ${ELEMENTS} ${e} WHERE ${parts.join(' AND ')}`;
+    };
+    const test = condition.test;
+    if (test === undefined) return [select(() => undefined)];
+    const text = (e: string) => this.dialect.byteOrder(`${e}.text_value`);
+    switch (test.kind) {
+      case 'exact':
+        return [select((e) => `${e}.text_key = ${this.bind(textKey(test.text))} AND ${e}.text_value = ${this.bind(test.text)}`)];
+      case 'prefix':
+        return [select((e) => `${e}.text_folded LIKE ${this.bind(`${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`)];
+      case 'substring':
+        return [select((e) => `${e}.text_folded LIKE ${this.bind(`%${likeLiteral(test.text)}%`)} ESCAPE '${LIKE_ESCAPE}'`)];
+      case 'compare': {
+        const typed = this.typedColumn([test.operand]);
+        const textTest = (e: string) => `${text(e)} ${test.comparator} ${this.bind(test.operand.text)}`;
+        if (!typed) return [select(textTest)];
+        return [
+          select((e) => `${e}.${typed.column} ${test.comparator} ${this.bind(typed.valueOf(test.operand))}`),
+          select((e) => `${e}.${typed.column} IS NULL AND ${textTest(e)}`),
+        ];
+      }
+      case 'range': {
+        const typed = this.typedColumn([test.start, test.end]);
+        const textTest = (e: string) => `${text(e)} BETWEEN ${this.bind(test.start.text)} AND ${this.bind(test.end.text)}`;
+        if (!typed) return [select(textTest)];
+        return [
+          select((e) => `${e}.${typed.column} BETWEEN ${this.bind(typed.valueOf(test.start))} AND ${this.bind(typed.valueOf(test.end))}`),
+          select((e) => `${e}.${typed.column} IS NULL AND ${textTest(e)}`),
+        ];
+      }
+    }
+  }
+
+  /** The typed column every operand has a value for (numbers first), and how to read that value. */
+  private typedColumn(operands: readonly Operand[]): { column: 'num_value' | 'time_value'; valueOf: (o: Operand) => number } | undefined {
+    if (operands.every((o) => o.number !== undefined)) return { column: 'num_value', valueOf: (o) => o.number! };
+    if (operands.every((o) => o.time !== undefined)) return { column: 'time_value', valueOf: (o) => o.time! };
+    return undefined;
+  }
+
+  private context(anchor: string, condition: ContextCondition, owners: readonly string[]): string {
+    if (condition.kind !== 'related') return this.set(condition, (c) => this.context(anchor, c, owners));
+    const y = this.alias('y');
+    // [the anchor's key, the sub-query's select list and FROM, what links them inside]
+    let key: string;
+    let select: string;
+    let link: string;
+    switch (condition.relation) {
+      case 'parent':
+        // A root has no parent: false, not NULL, so that NOT still works.
+        key = `${anchor}.parent_id IS NOT NULL AND ${anchor}.parent_id`;
+        select = `${y}.id FROM ${OBJECTS} ${y}`;
+        link = '';
+        break;
+      case 'child':
+        key = `${anchor}.id`;
+        select = `${y}.parent_id FROM ${OBJECTS} ${y}`;
+        link = `${y}.parent_id IS NOT NULL`;
+        break;
+      case 'ancestor': {
+        const c = this.alias('c');
+        key = `${anchor}.id`;
+        select = `${c}.descendant_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`;
+        link = `${c}.depth > 0`;
+        break;
+      }
+      case 'descendant': {
+        const c = this.alias('c');
+        key = `${anchor}.id`;
+        select = `${c}.ancestor_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
+        link = `${c}.depth > 0`;
+        break;
+      }
+    }
+    const parts = link ? [link] : [];
+    parts.push(this.visible(y, owners), this.object(y, condition.object));
+    for (const nested of condition.context) parts.push(this.context(y, nested, owners));
+    return `(${key} IN (SELECT ${select} WHERE ${parts.join(' AND ')}))`;
+  }
+}

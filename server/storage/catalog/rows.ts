@@ -1,0 +1,68 @@
+import type { ContactColumn } from './tables.js';
+
+/** A user as stored: the DN and whichever contact fields are set. */
+export interface UserRecord {
+  readonly dn: string;
+  readonly contact: Readonly<Partial<Record<ContactColumn, string>>>;
+}
+
+/** An object as queries and checks read it. */
+export interface ObjectRecord {
+  /** Internal key. */
+  readonly id: number;
+  /** The client's objectId. */
+  readonly guid: string;
+  readonly objectClass: string;
+  readonly parentId: number | null;
+  readonly parentGuid: string | null;
+  readonly ownerDn: string;
+  readonly createdMs: number;
+  readonly modifiedMs: number;
+}
+
+/** An object below a query target, with its distance from it. */
+export interface DescendantRecord extends ObjectRecord {
+  readonly targetId: number;
+  readonly depth: number;
+}
+
+/** A leaf value to store. */
+export interface ElementInput {
+  readonly name: string;
+  readonly source: string;
+  readonly value: string;
+  /** The property's `value` shorthand rather than an `element`. */
+  readonly shorthand: boolean;
+}
+
+/** A property instance to store, with its sub-properties. */
+export interface PropertyInput {
+  readonly name: string;
+  readonly source: string;
+  readonly elements: readonly ElementInput[];
+  readonly properties: readonly PropertyInput[];
+}
+
+/** A stored property instance (flat; `parentPropertyId` rebuilds the tree). */
+export interface PropertyRecord {
+  readonly id: number;
+  readonly objectId: number;
+  readonly parentPropertyId: number | null;
+  readonly name: string;
+  readonly source: string;
+  readonly position: number;
+}
+
+export interface ElementRecord {
+  readonly propertyId: number;
+  readonly name: string;
+  readonly source: string;
+  readonly value: string;
+  readonly shorthand: boolean;
+}
+
+/** A top-level instance of one (name, source) on an object. */
+export interface InstanceRecord {
+  readonly id: number;
+  readonly position: number;
+}

@@ -1,0 +1,395 @@
+import type { Knex } from 'knex';
+import type { Database } from '../database.js';
+import type { Dialect } from '../dialect.js';
+import { ResourceConflict, StorageUnavailable } from '../errors.js';
+import type { TargetQuery } from './conditions.js';
+import { ConditionCompiler } from './query-sql.js';
+import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
+import { CLOSURE, CONTACT_COLUMNS, ELEMENTS, OBJECTS, PROPERTIES, USERS, type ContactColumn } from './tables.js';
+import { folded, numberValue, textKey, timeValue } from './values.js';
+
+/** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
+const CHUNK = 500;
+/** Lock scope of a user's trees: every structural change of them holds it (see write()). */
+const OWNER_LOCK = 'catalog-owner';
+
+const OBJECT_COLUMNS = [
+  'o.id',
+  'o.guid',
+  'o.class',
+  'o.parent_id',
+  'parent.guid as parent_guid',
+  'o.owner_dn',
+  'o.created_ms',
+  'o.modified_ms',
+];
+
+interface ObjectRow {
+  id: number | string;
+  guid: string;
+  class: string;
+  parent_id: number | string | null;
+  parent_guid: string | null;
+  owner_dn: string;
+  created_ms: number | string;
+  modified_ms: number | string;
+}
+
+function objectRecord(row: ObjectRow): ObjectRecord {
+  return {
+    id: Number(row.id),
+    guid: row.guid,
+    objectClass: row.class,
+    parentId: row.parent_id === null ? null : Number(row.parent_id),
+    parentGuid: row.parent_guid,
+    ownerDn: row.owner_dn,
+    createdMs: Number(row.created_ms),
+    modifiedMs: Number(row.modified_ms),
+  };
+}
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+function insertedId(row: unknown): number {
+  return Number(typeof row === 'object' && row !== null ? (row as { id: unknown }).id : row);
+}
+
+/** Reads of the catalog, inside one transaction (a consistent snapshot on SQLite). */
+export class CatalogReads {
+  constructor(
+    protected readonly knex: Knex.Transaction,
+    protected readonly dialect: Dialect,
+  ) {}
+
+  private objects(): Knex.QueryBuilder {
+    return this.knex({ o: OBJECTS }).leftJoin({ parent: OBJECTS }, 'parent.id', 'o.parent_id').select(OBJECT_COLUMNS);
+  }
+
+  async user(dn: string): Promise<UserRecord | undefined> {
+    const row = (await this.knex(USERS).first('dn', ...CONTACT_COLUMNS).where({ dn })) as Record<string, string | null> | undefined;
+    if (!row) return undefined;
+    const contact: Partial<Record<ContactColumn, string>> = {};
+    for (const column of CONTACT_COLUMNS) if (row[column] !== null && row[column] !== undefined) contact[column] = row[column]!;
+    return { dn: row.dn!, contact };
+  }
+
+  async userExists(dn: string): Promise<boolean> {
+    return (await this.knex(USERS).first('dn').where({ dn })) !== undefined;
+  }
+
+  async counts(): Promise<{ users: number; objects: number }> {
+    const users = (await this.knex(USERS).count({ n: '*' }).first()) as { n: number | string };
+    const objects = (await this.knex(OBJECTS).count({ n: '*' }).first()) as { n: number | string };
+    return { users: Number(users.n), objects: Number(objects.n) };
+  }
+
+  async object(guid: string): Promise<ObjectRecord | undefined> {
+    const row = (await this.objects().where('o.guid', guid).first()) as ObjectRow | undefined;
+    return row ? objectRecord(row) : undefined;
+  }
+
+  async whiteboardOf(dn: string): Promise<ObjectRecord | undefined> {
+    const row = (await this.objects().where({ 'o.owner_dn': dn, 'o.class': 'WHITEBOARD' }).whereNull('o.parent_id').orderBy('o.id').first()) as ObjectRow | undefined;
+    return row ? objectRecord(row) : undefined;
+  }
+
+  /** True when `candidateId` is `rootId` or lies below it. */
+  async inSubtree(rootId: number, candidateId: number): Promise<boolean> {
+    return (await this.knex(CLOSURE).first('depth').where({ ancestor_id: rootId, descendant_id: candidateId })) !== undefined;
+  }
+
+  /** The targets of a context query, in (creation time, objectId) order, one page. */
+  async targets(query: TargetQuery): Promise<ObjectRecord[]> {
+    const condition = ConditionCompiler.target(this.dialect, query, 'o');
+    const builder = this.objects().whereRaw(condition.text, [...condition.bindings]);
+    this.page(this.inCreationOrder(builder), query.offset, query.limit);
+    return ((await builder) as ObjectRow[]).map(objectRecord);
+  }
+
+  /** The objects with these objectIds that `owners` own, in no particular order. */
+  async objectsByGuid(guids: readonly string[], owners: readonly string[]): Promise<ObjectRecord[]> {
+    const found: ObjectRecord[] = [];
+    for (const part of chunks(guids)) {
+      const rows = (await this.objects().whereIn('o.guid', part).whereIn('o.owner_dn', owners)) as ObjectRow[];
+      found.push(...rows.map(objectRecord));
+    }
+    return found;
+  }
+
+  /** The owner's objects without a parent (the whiteboard and root PROJECTs), one page. */
+  async workspaceRoots(owner: string, offset: number, limit: number | undefined): Promise<ObjectRecord[]> {
+    const builder = this.objects().where('o.owner_dn', owner).whereNull('o.parent_id');
+    this.page(this.inCreationOrder(builder), offset, limit);
+    return ((await builder) as ObjectRow[]).map(objectRecord);
+  }
+
+  /** Everything below the targets up to `maxDepth` (all when undefined) that `owners` own. */
+  async descendants(targetIds: readonly number[], maxDepth: number | undefined, owners: readonly string[]): Promise<DescendantRecord[]> {
+    const found: DescendantRecord[] = [];
+    for (const part of chunks(targetIds)) {
+      const builder = this.objects()
+        .select('c.ancestor_id as target_id', 'c.depth')
+        .join({ c: CLOSURE }, 'c.descendant_id', 'o.id')
+        .whereIn('c.ancestor_id', part)
+        .where('c.depth', '>', 0)
+        .whereIn('o.owner_dn', owners);
+      if (maxDepth !== undefined) builder.where('c.depth', '<=', maxDepth);
+      const rows = (await this.inCreationOrder(builder)) as (ObjectRow & { target_id: number | string; depth: number | string })[];
+      for (const row of rows) found.push({ ...objectRecord(row), targetId: Number(row.target_id), depth: Number(row.depth) });
+    }
+    return found;
+  }
+
+  /** Which of these objects have at least one child. */
+  async withChildren(ids: readonly number[]): Promise<Set<number>> {
+    const parents = new Set<number>();
+    for (const part of chunks(ids)) {
+      const rows = (await this.knex(OBJECTS).distinct('parent_id').whereIn('parent_id', part)) as { parent_id: number | string }[];
+      for (const row of rows) parents.add(Number(row.parent_id));
+    }
+    return parents;
+  }
+
+  /** All property instances (top-level and nested) and elements of these objects, in stored order. */
+  async properties(objectIds: readonly number[]): Promise<{ properties: PropertyRecord[]; elements: ElementRecord[] }> {
+    const properties: PropertyRecord[] = [];
+    const elements: ElementRecord[] = [];
+    for (const part of chunks(objectIds)) {
+      const propertyRows = (await this.knex(PROPERTIES)
+        .select('id', 'object_id', 'parent_property_id', 'name', 'source', 'position')
+        .whereIn('object_id', part)
+        .orderBy('id')) as { id: number | string; object_id: number | string; parent_property_id: number | string | null; name: string; source: string; position: number | string }[];
+      for (const row of propertyRows) {
+        properties.push({
+          id: Number(row.id),
+          objectId: Number(row.object_id),
+          parentPropertyId: row.parent_property_id === null ? null : Number(row.parent_property_id),
+          name: row.name,
+          source: row.source,
+          position: Number(row.position),
+        });
+      }
+      const elementRows = (await this.knex({ e: ELEMENTS })
+        .join({ p: PROPERTIES }, 'p.id', 'e.property_id')
+        .select('e.property_id', 'e.name', 'e.source', 'e.text_value', 'e.shorthand')
+        .whereIn('p.object_id', part)
+        .orderBy(['e.property_id', 'e.ordinal'])) as { property_id: number | string; name: string; source: string; text_value: string; shorthand: boolean | number }[];
+      for (const row of elementRows) {
+        elements.push({ propertyId: Number(row.property_id), name: row.name, source: row.source, value: row.text_value, shorthand: Boolean(row.shorthand) });
+      }
+    }
+    return { properties, elements };
+  }
+
+  /** The object's top-level instances of (name, source), by position. */
+  async instances(objectId: number, name: string, source: string): Promise<InstanceRecord[]> {
+    const rows = (await this.knex(PROPERTIES)
+      .select('id', 'position')
+      .where({ object_id: objectId, name, source })
+      .whereNull('parent_property_id')
+      .orderBy(['position', 'id'])) as { id: number | string; position: number | string }[];
+    return rows.map((r) => ({ id: Number(r.id), position: Number(r.position) }));
+  }
+
+  /** True when (name, source) occurs on the object only as a sub-property somewhere. */
+  async hasSubProperty(objectId: number, name: string, source: string): Promise<boolean> {
+    return (await this.knex(PROPERTIES).first('id').where({ object_id: objectId, name, source }).whereNotNull('parent_property_id')) !== undefined;
+  }
+
+  private inCreationOrder(builder: Knex.QueryBuilder): Knex.QueryBuilder {
+    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.byteOrder('o.guid'));
+  }
+
+  private page(builder: Knex.QueryBuilder, offset: number, limit: number | undefined): void {
+    if (limit !== undefined) builder.limit(limit);
+    if (offset > 0) builder.offset(offset);
+  }
+}
+
+/** What a new object is. */
+export interface NewObject {
+  readonly guid: string;
+  readonly objectClass: string;
+  readonly parentId: number | null;
+  readonly ownerDn: string;
+}
+
+/** Reads and writes inside one write transaction. */
+export class CatalogWrites extends CatalogReads {
+  /**
+   * Run `work` so that it stores everything or nothing: a savepoint, rolled back when it throws.
+   * One item of a multi-item request is one attempt.
+   */
+  async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
+    return this.knex.transaction((savepoint) => work(new CatalogWrites(savepoint, this.dialect)));
+  }
+
+  async insertUser(dn: string, contact: UserRecord['contact'], now: number): Promise<void> {
+    await this.unique(() => this.knex(USERS).insert({ dn, ...this.contactRow(contact), created_ms: now }), `user ${dn} exists already`);
+  }
+
+  /** Replace the contact fields; a new DN renames the user and, by cascade, re-owns the objects. */
+  async replaceUser(dn: string, newDn: string, contact: UserRecord['contact']): Promise<void> {
+    await this.unique(() => this.knex(USERS).where({ dn }).update({ dn: newDn, ...this.contactRow(contact) }), `user ${newDn} exists already`);
+  }
+
+  /** Delete the user and every object they own, subtrees included. */
+  async deleteUser(dn: string): Promise<void> {
+    await this.knex(OBJECTS).where({ owner_dn: dn }).delete();
+    await this.knex(USERS).where({ dn }).delete();
+  }
+
+  /** Insert an object and its closure rows; ResourceConflict when the objectId is taken. */
+  async insertObject(object: NewObject, now: number): Promise<number> {
+    const [row] = await this.unique(
+      () =>
+        this.knex(OBJECTS)
+          .insert({ guid: object.guid, class: object.objectClass, parent_id: object.parentId, owner_dn: object.ownerDn, created_ms: now, modified_ms: now })
+          .returning('id'),
+      `object ${object.guid} exists already`,
+    );
+    const id = insertedId(row);
+    await this.knex(CLOSURE).insert({ ancestor_id: id, descendant_id: id, depth: 0 });
+    if (object.parentId !== null) {
+      await this.knex.raw(
+        `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) SELECT ancestor_id, CAST(? AS INTEGER), depth + 1 FROM ${CLOSURE} WHERE descendant_id = ?`,
+        [id, object.parentId],
+      );
+    }
+    return id;
+  }
+
+  /**
+   * Re-parent an object with its subtree (a null parent makes it a root): the paths from its
+   * old ancestors go, paths from the new parent's ancestors (and the parent) to every node of
+   * the subtree come. The caller has checked that the new parent is not inside the subtree,
+   * under the owners' locks.
+   */
+  async move(id: number, parentId: number | null, newOwner: string | undefined, now: number): Promise<void> {
+    await this.knex(OBJECTS).where({ id }).update({ parent_id: parentId, modified_ms: now });
+    await this.knex.raw(
+      `DELETE FROM ${CLOSURE} WHERE descendant_id IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?) ` +
+        `AND ancestor_id NOT IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?)`,
+      [id, id],
+    );
+    if (parentId !== null) {
+      await this.knex.raw(
+        `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) ` +
+          `SELECT a.ancestor_id, d.descendant_id, a.depth + d.depth + 1 FROM ${CLOSURE} a CROSS JOIN ${CLOSURE} d WHERE a.descendant_id = ? AND d.ancestor_id = ?`,
+        [parentId, id],
+      );
+    }
+    if (newOwner !== undefined) {
+      await this.knex(OBJECTS).whereIn('id', this.knex(CLOSURE).select('descendant_id').where({ ancestor_id: id })).update({ owner_dn: newOwner });
+    }
+  }
+
+  /** Delete an object with everything below it; properties, elements and closure rows cascade. */
+  async deleteSubtree(id: number): Promise<void> {
+    const rows = (await this.knex(CLOSURE).select('descendant_id').where({ ancestor_id: id })) as { descendant_id: number | string }[];
+    // Deepest ids first would not matter: parent_id cascades too. Chunks keep the lists bounded.
+    for (const part of chunks(rows.map((r) => Number(r.descendant_id)))) await this.knex(OBJECTS).whereIn('id', part).delete();
+  }
+
+  async touch(objectId: number, now: number): Promise<void> {
+    await this.knex(OBJECTS).where({ id: objectId }).update({ modified_ms: now });
+  }
+
+  /** Store a property instance with its elements and sub-properties. */
+  async insertProperty(objectId: number, parentPropertyId: number | null, position: number, property: PropertyInput): Promise<number> {
+    const [row] = await this.knex(PROPERTIES)
+      .insert({ object_id: objectId, parent_property_id: parentPropertyId, name: property.name, source: property.source, position })
+      .returning('id');
+    const id = insertedId(row);
+    await this.insertContent(objectId, id, property);
+    return id;
+  }
+
+  /** Replace what an instance holds, keeping the instance (its id, position and place in order). */
+  async replacePropertyContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
+    await this.knex(ELEMENTS).where({ property_id: propertyId }).delete();
+    await this.knex(PROPERTIES).where({ parent_property_id: propertyId }).delete();
+    await this.insertContent(objectId, propertyId, property);
+  }
+
+  async deleteProperties(ids: readonly number[]): Promise<void> {
+    for (const part of chunks(ids)) await this.knex(PROPERTIES).whereIn('id', part).delete();
+  }
+
+  /** Number the remaining top-level instances of (name, source) 1, 2, … in their order. */
+  async renumber(objectId: number, name: string, source: string): Promise<void> {
+    const instances = await this.instances(objectId, name, source);
+    for (const [index, instance] of instances.entries()) {
+      if (instance.position !== index + 1) await this.knex(PROPERTIES).where({ id: instance.id }).update({ position: index + 1 });
+    }
+  }
+
+  private async insertContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
+    const rows = property.elements.map((element, index) => ({
+      property_id: propertyId,
+      ordinal: index + 1,
+      name: element.name,
+      source: element.source,
+      shorthand: element.shorthand,
+      text_value: element.value,
+      text_folded: folded(element.value),
+      text_key: textKey(element.value),
+      num_value: numberValue(element.value) ?? null,
+      time_value: timeValue(element.value) ?? null,
+    }));
+    for (const part of chunks(rows, 100)) await this.knex(ELEMENTS).insert(part);
+    for (const [index, sub] of property.properties.entries()) await this.insertProperty(objectId, propertyId, index + 1, sub);
+  }
+
+  private contactRow(contact: UserRecord['contact']): Record<ContactColumn, string | null> {
+    return Object.fromEntries(CONTACT_COLUMNS.map((column) => [column, contact[column] ?? null])) as Record<ContactColumn, string | null>;
+  }
+
+  private async unique<T>(statement: () => Promise<T>, conflict: string): Promise<T> {
+    try {
+      return await statement();
+    } catch (error) {
+      if (this.dialect.isUniqueViolation(error)) throw new ResourceConflict(conflict);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The catalog's storage: typed calls in, records out. Reads run in one transaction on the
+ * reading pool; writes in one transaction on the writing pool that starts with the dialect's
+ * beginWrite and then takes one lock per owner whose trees it may change.
+ *
+ * Why per owner: every object has its parent's owner (creation needs the parent's owner to be
+ * the caller; a move with newUserId re-owns the whole subtree and needs the new parent to be
+ * the new owner's), so each tree belongs to one owner, and a cycle check plus a move, or a
+ * closure update under a parent, only races with writers holding that owner's lock.
+ */
+export class CatalogStore {
+  constructor(private readonly db: Database) {}
+
+  async read<T>(work: (reads: CatalogReads) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.reader.transaction((trx) => work(new CatalogReads(trx, this.db.dialect)));
+    } catch (error) {
+      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+    }
+  }
+
+  /** Run `work` in one write transaction holding the locks of `owners` (sorted: no deadlocks). */
+  async write<T>(owners: readonly string[], work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.writer.transaction(async (trx) => {
+        await this.db.dialect.beginWrite(trx);
+        for (const dn of [...new Set(owners)].sort()) await this.db.dialect.lockResource(trx, OWNER_LOCK, dn);
+        return work(new CatalogWrites(trx, this.db.dialect));
+      });
+    } catch (error) {
+      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+    }
+  }
+}
