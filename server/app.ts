@@ -63,6 +63,8 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
     dispatcher: createDispatcher(catalog, catalogRejection(logger)),
     limits: config.limits,
     logger,
+    open: authenticator.open,
+    adminDns: config.catalog.adminDns,
   });
 
   app.use(router.routes());

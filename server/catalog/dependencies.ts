@@ -1,10 +1,8 @@
 import type { CatalogStore } from '../storage/catalog/store.js';
 import type { Definitions } from './definitions.js';
 
-/** Who may do what beyond ownership (catalog-contract §4.0). */
+/** Who may see what beyond ownership (catalog-contract §4.0); who administers is soap/access.ts's. */
 export interface CatalogPolicy {
-  /** DNs that may create, update and delete other users; empty: anyone may. */
-  readonly adminDns: readonly string[];
   /** DNs whose objects every caller may read. */
   readonly publicDns: readonly string[];
   /** Added and updated properties must follow the definitions. */
@@ -21,11 +19,6 @@ export interface CatalogDependencies {
   /** checkStatus statistics. */
   readonly version: string;
   readonly startTime: number;
-}
-
-/** The DN may act on users other than itself. */
-export function isAdmin(policy: CatalogPolicy, dn: string): boolean {
-  return policy.adminDns.length === 0 || policy.adminDns.includes(dn);
 }
 
 /** Owners whose objects `dn` sees: its own and the public DNs'. */

@@ -20,7 +20,7 @@ import { ResourceConflict } from '../storage/errors.js';
 import type { UserRecord } from '../storage/catalog/rows.js';
 import type { ContactColumn } from '../storage/catalog/tables.js';
 import type { CatalogCall } from './context.js';
-import { isAdmin, type CatalogDependencies } from './dependencies.js';
+import type { CatalogDependencies } from './dependencies.js';
 import { attemptEach } from './items.js';
 import { createInitialTree, createWhiteboard } from './objects.js';
 import { fatalStatus, ItemOutcomes, MISSING_DN, Refusal, SUCCESS } from './status.js';
@@ -71,9 +71,9 @@ function userTypeOf(record: UserRecord): UserType {
   return user;
 }
 
-/** The refusal when `caller` may not act on the user `dn`. */
-function checkMayManage(deps: CatalogDependencies, caller: string, dn: string): void {
-  if (dn !== caller && !isAdmin(deps.policy, caller)) throw new Refusal('AUTHORIZATION_ERROR', `only an administrator may manage user ${dn}`);
+/** The refusal when the caller may not act on the user `dn`. */
+function checkMayManage(call: CatalogCall, caller: string, dn: string): void {
+  if (dn !== caller && !call.admin) throw new Refusal('AUTHORIZATION_ERROR', `only an administrator may manage user ${dn}`);
 }
 
 export async function checkStatus(deps: CatalogDependencies, _request: CheckStatusRequest): Promise<CheckStatusResponse> {
@@ -101,7 +101,7 @@ export async function createUser(deps: CatalogDependencies, request: CreateUserR
     await attemptEach(w, outcomes, request.catalogUser, (u, i) => `catalogUser[${i + 1}] (userId ${u.userId})`, async (item, user) => {
       const dn = user.userId.trim();
       if (dn === '') throw new Refusal('NO_USER_ID', 'userId is empty');
-      checkMayManage(deps, caller, dn);
+      checkMayManage(call, caller, dn);
       if (await item.userExists(dn)) throw new Refusal('DUPLICATE_DN', `user ${dn} exists already`);
       try {
         await item.insertUser(dn, contactOf(user), now);
@@ -126,7 +126,7 @@ export async function updateUser(deps: CatalogDependencies, request: UpdateUserR
   const newDn = replacement.userId.trim();
   try {
     await deps.store.write([dn, newDn].filter(Boolean), async (w) => {
-      checkMayManage(deps, caller, dn);
+      checkMayManage(call, caller, dn);
       if (!(await w.userExists(dn))) throw new Refusal('DN_DOES_NOT_EXIST', `user ${dn} does not exist`);
       if (newDn === '') throw new Refusal('UPDATE_USER_ERROR', 'catalogUser/userId is empty');
       if (newDn !== dn && (await w.userExists(newDn))) throw new Refusal('DUPLICATE_DN', `user ${newDn} exists already`);
@@ -153,7 +153,7 @@ export async function deleteUser(deps: CatalogDependencies, request: DeleteUserR
   return deps.store.write(dns.filter(Boolean), async (w) => {
     const outcomes = new ItemOutcomes('deleteUser', delivery);
     await attemptEach(w, outcomes, dns, (dn, i) => `deletedUserId[${i + 1}] (${dn})`, async (item, dn) => {
-      checkMayManage(deps, caller, dn);
+      checkMayManage(call, caller, dn);
       if (!(await item.userExists(dn))) throw new Refusal('DN_DOES_NOT_EXIST', `user ${dn} does not exist`);
       await item.deleteUser(dn);
     });

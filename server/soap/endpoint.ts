@@ -3,9 +3,11 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { Dispatcher } from '../../generated/soap/service.js';
 import { faultEnvelope, openEnvelope, parseXml, SoapFault, XmlSyntaxError, envelope } from '../../generated/soap/runtime.js';
+import type { Principal } from '../auth.js';
 import type { CatalogCall } from '../catalog/context.js';
 import type { Limits } from '../config.js';
 import type { Logger } from '../log.js';
+import { catalogAccess } from './access.js';
 import type { ServiceDescription } from './description.js';
 import { callerDn, isUnderstood } from './identity.js';
 
@@ -15,6 +17,10 @@ export interface SoapEndpointOptions {
   readonly dispatcher: Dispatcher<CatalogCall>;
   readonly limits: Limits;
   readonly logger: Logger;
+  /** True when no tokens are configured (soap/access.ts). */
+  readonly open: boolean;
+  /** CATALOG_ADMIN_DNS. */
+  readonly adminDns: readonly string[];
 }
 
 const XML_TYPE = 'text/xml; charset=utf-8';
@@ -58,7 +64,7 @@ async function readEnvelopeText(ctx: Context, limits: Limits): Promise<string> {
  * (malformed XML, a DTD, the wrong SOAP version, an unknown body element, an unknown
  * mustUnderstand header); every operation outcome, errors included, is the operation's response.
  */
-export function mountSoapEndpoint(router: Router, { path, description, dispatcher, limits, logger }: SoapEndpointOptions): void {
+export function mountSoapEndpoint(router: Router, { path, description, dispatcher, limits, logger, open, adminDns }: SoapEndpointOptions): void {
   router.get(path, (ctx) => {
     if ('wsdl' in ctx.query) {
       ctx.set('Content-Type', XML_TYPE);
@@ -96,7 +102,19 @@ export function mountSoapEndpoint(router: Router, { path, description, dispatche
       const operation = dispatcher.operationOf(body);
       if (!operation) throw new SoapFault('Client', `unknown body element {${body.namespace}}${body.name}`);
       ctx.state.operation = operation;
-      const response = await dispatcher.dispatch(body, { dn: callerDn(headers), requestId: ctx.state.requestId as string });
+      const access = catalogAccess({
+        operation,
+        headerDn: callerDn(headers),
+        open,
+        principal: ctx.state.principal as Principal | undefined,
+        credentialProblem: ctx.state.credentialProblem as string | undefined,
+        adminDns,
+      });
+      if (!access.granted) {
+        ctx.set('WWW-Authenticate', 'Bearer realm="topocat"');
+        return sendFault(ctx, new SoapFault('Client', access.reason), 401);
+      }
+      const response = await dispatcher.dispatch(body, { dn: access.dn, admin: access.admin, requestId: ctx.state.requestId as string });
       ctx.set('Content-Type', XML_TYPE);
       ctx.body = envelope(response);
     } catch (error) {

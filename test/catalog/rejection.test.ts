@@ -50,7 +50,7 @@ describe('catalog rejection: what an operation answers when it cannot run', func
     it(`${operation}: a bug gives UNHANDLED_EXCEPTION with the request id, logged, not leaked`, async () => {
       const { logger, lines } = recordingLogger();
       const bug = new TypeError('cannot read /secret/path/of/the/server');
-      const xml = await createDispatcher(throwing(bug), catalogRejection(logger)).dispatch(parseXml(requests[operation]), { dn: 'CN=x', requestId: 'req-7' });
+      const xml = await createDispatcher(throwing(bug), catalogRejection(logger)).dispatch(parseXml(requests[operation]), { dn: 'CN=x', admin: false, requestId: 'req-7' });
       recorder.record(envelope(xml), operation);
       assert.match(xml, /<status>UNHANDLED_EXCEPTION<\/status>/);
       assert.match(xml, /<operationStatus>UNHANDLED_EXCEPTION<\/operationStatus><operationName>[^<]+<\/operationName><fatalError><cause>UNHANDLED_EXCEPTION<\/cause><className>CatalogService<\/className>/);
@@ -61,7 +61,7 @@ describe('catalog rejection: what an operation answers when it cannot run', func
 
     it(`${operation}: an unreachable database gives ${STATUS_CODES[operation].fatal} / NO_DATABASE_CONNECTION`, async () => {
       const { logger, lines } = recordingLogger();
-      const xml = await createDispatcher(throwing(new StorageUnavailable(new Error('SQLITE_BUSY'))), catalogRejection(logger)).dispatch(parseXml(requests[operation]), { dn: 'CN=x', requestId: 'req-8' });
+      const xml = await createDispatcher(throwing(new StorageUnavailable(new Error('SQLITE_BUSY'))), catalogRejection(logger)).dispatch(parseXml(requests[operation]), { dn: 'CN=x', admin: false, requestId: 'req-8' });
       recorder.record(envelope(xml), operation);
       assert.match(xml, new RegExp(`<status>${STATUS_CODES[operation].fatal}</status>`));
       assert.match(xml, /<operationStatus>NO_DATABASE_CONNECTION<\/operationStatus>/);
