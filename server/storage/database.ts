@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Dialect } from './dialect.js';
+import { PostgresDialect } from './dialects/postgres.js';
 import { SqliteDialect } from './dialects/sqlite.js';
 import { migrate } from './migrations.js';
 
@@ -21,10 +22,11 @@ export interface DatabaseOptions {
 
 export function dialectFor(url: string): Dialect {
   if (url.startsWith('sqlite:')) return new SqliteDialect(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresDialect(url);
   throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
 }
 
-/** Connect and bring the schema up to date (migrations are idempotent and safe to race). */
+/** Connect and bring the schema up to date (processes that start together take turns). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
   const reader = knexFactory(dialect.readerConfig(options.poolMax));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
+import type { Dialect } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { QueryCompiler, type FieldTable } from './query-sql.js';
 import type { ParsedQuery } from './query-language.js';
@@ -72,8 +73,7 @@ export class ResourceStore {
     const chosen = resources.flatMap((r, i) => (r.id === undefined ? [] : [ids[i]!]));
 
     return this.write(async (trx) => {
-      // Lock in a fixed order so two batches that share ids cannot deadlock.
-      for (const id of [...chosen].sort()) await this.db.dialect.lockResource(trx, kind, id);
+      await this.db.dialect.lockResources(trx, kind, chosen);
       const previous = new Map<string, number>();
       for (const part of chunks(chosen, INSERT_CHUNK)) {
         const live = await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part);
@@ -175,7 +175,7 @@ export class ResourceStore {
         try {
           for await (const row of rows) yield { id: String(row.id), ts: Number(row.ts), doc: String(row.doc) };
         } catch (error) {
-          throw dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+          throw classify(dialect, error);
         }
       },
     };
@@ -186,7 +186,7 @@ export class ResourceStore {
   }
 
   private async lockedCurrent(trx: Knex.Transaction, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.lockResource(trx, kind, id);
+    await this.db.dialect.lockResources(trx, kind, [id]);
     const row = (await trx(CURRENT).first('ts', this.docColumn(trx)).where({ kind, id })) as CurrentRow | undefined;
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);
@@ -201,7 +201,7 @@ export class ResourceStore {
         return work(trx);
       });
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw classify(this.db.dialect, error);
     }
   }
 
@@ -209,9 +209,14 @@ export class ResourceStore {
     try {
       return (await work()) as T;
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw classify(this.db.dialect, error);
     }
   }
+}
+
+/** An unreachable database is StorageUnavailable (503); any other error stays what it is. */
+function classify(dialect: Dialect, error: unknown): unknown {
+  return dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
