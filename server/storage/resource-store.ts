@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { QueryCompiler, type FieldTable } from './query-sql.js';
 import type { ParsedQuery } from './query-language.js';
@@ -175,7 +174,7 @@ export class ResourceStore {
         try {
           for await (const row of rows) yield { id: String(row.id), ts: Number(row.ts), doc: String(row.doc) };
         } catch (error) {
-          throw classify(dialect, error);
+          throw dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }
       },
     };
@@ -201,7 +200,7 @@ export class ResourceStore {
         return work(trx);
       });
     } catch (error) {
-      throw classify(this.db.dialect, error);
+      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -209,14 +208,9 @@ export class ResourceStore {
     try {
       return (await work()) as T;
     } catch (error) {
-      throw classify(this.db.dialect, error);
+      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
-}
-
-/** An unreachable database is StorageUnavailable (503); any other error stays what it is. */
-function classify(dialect: Dialect, error: unknown): unknown {
-  return dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {

@@ -79,7 +79,8 @@ export class PostgresDialect implements Dialect {
     this.schema = schema;
     const rest = parameters.toString();
     this.connection = {
-      connectionString: rest === '' ? base : `${base}?${rest}`,
+      // Rebuilt only when `schema` had to be taken out, so every other URL reaches pg untouched.
+      connectionString: schema === undefined ? databaseUrl : rest === '' ? base : `${base}?${rest}`,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
