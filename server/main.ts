@@ -26,7 +26,7 @@ function listen(server: Server, config: Config): Promise<AddressInfo> {
 }
 
 async function start(config: Config, logger: Logger): Promise<void> {
-  const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax });
+  const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
   await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const store = new ResourceStore(database);
   const authenticator = new OpenAccess();

@@ -188,7 +188,15 @@ export class PostgresDialect implements Dialect {
     // A connection of its own holds the lock, so `work` may use every connection of the pools
     // (even when DATABASE_POOL_MAX is 1); the lock ends with its transaction, or with the
     // connection if this process dies.
-    const holder = knexFactory({ client: 'pg', connection: this.connection, acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS, pool: { min: 0, max: 1 } });
+    const holder = knexFactory({
+      client: 'pg',
+      connection: this.connection,
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+      pool: { min: 0, max: 1 },
+      // Its failures reach the caller (and the start-up log) as exceptions; knex would also
+      // print them on stdout, among the JSON logs.
+      log: { warn: () => undefined, error: () => undefined },
+    });
     try {
       return await holder.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`topocat:${name}:${this.schema ?? ''}`]);
