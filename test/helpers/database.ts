@@ -37,6 +37,8 @@ export async function withPostgres<T>(url: string, work: (knex: Knex) => Promise
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     ...(schema !== undefined ? { searchPath: [schema] } : {}),
     pool: { min: 0, max: 1 },
+    // Failures reach the caller as exceptions; knex's console copy of them is noise.
+    log: { warn: () => undefined, error: () => undefined },
   });
   try {
     return await work(knex);

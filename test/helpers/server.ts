@@ -21,6 +21,8 @@ export interface RunningServer {
   /** Its database; dropped by `stop` unless it was given in the options. */
   readonly database: TestDatabase;
   readonly logs: LogLine[];
+  /** Lines on stdout that are not JSON log entries: none are expected. */
+  readonly strayOutput: string[];
   /** Send a signal and wait for the exit code (SIGTERM: a graceful stop). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -51,6 +53,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
+  const strayOutput: string[] = [];
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -67,6 +70,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           resolve(`http://127.0.0.1:${String(entry.port)}`);
         }
       } catch {
+        strayOutput.push(line);
         stderr.push(line);
       }
     });
@@ -91,6 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     process: child,
     database,
     logs,
+    strayOutput,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
