@@ -24,7 +24,7 @@ describe('PostgreSQL: lists stream through a cursor with back-pressure', functio
   before(async function () {
     if (engine !== 'postgres') this.skip();
     server = await startServer();
-    // About 5 MB of JSON: far more than the socket buffers between the client and the server.
+    // Several MB of JSON: far more than the socket buffers between the client and the server.
     for (let batch = 0; batch < 2; batch++) {
       const answer = await post(`${server.url}/nodes`, Array.from({ length: 10_000 }, (_, i) => ({ name: `n${batch}-${i}`, description: 'x'.repeat(150) })));
       assert.equal(answer.status, 201, answer.text);
