@@ -46,7 +46,7 @@ function chooseAuthenticator(config: Config): Authenticator {
 
 async function start(config: Config, logger: Logger): Promise<void> {
   const authenticator = chooseAuthenticator(config);
-  const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax });
+  const database: Database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
   await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const store = new ResourceStore(database);
   const definitions = config.catalog.definitionsFile ? await loadDefinitions(config.catalog.definitionsFile) : Definitions.none();

@@ -117,6 +117,16 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
     );
   };
 
+  /**
+   * The id of the path. One with control characters cannot exist (ids are stored text, and
+   * PostgreSQL cannot even hold a NUL), so it is a 404 before any database sees it.
+   */
+  const pathId = (ctx: RouterContext, kind: KindDescriptor): string => {
+    const id = ctx.params.id!;
+    if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
+    return id;
+  };
+
   const requireObject = (value: unknown, what: string): Record<string, unknown> => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${what} must be a JSON object`, [{ path: '', message: 'must be an object' }]);
     return value as Record<string, unknown>;
@@ -165,7 +175,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
   const read = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
     const type = responseType(ctx);
     const query = parse(ctx);
-    const id = ctx.params.id!;
+    const id = pathId(ctx, kind);
     const ts = versionSelector(query);
     if (ts !== undefined) {
       const version = await store.version(kind.collection, id, ts);
@@ -184,7 +194,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
   const replace = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
     checkProfile(ctx, kind, false);
     const type = responseType(ctx);
-    const id = ctx.params.id!;
+    const id = pathId(ctx, kind);
     const body = requireObject(await readJsonBody(ctx, limits), 'a PUT body');
     if (body.id !== undefined && body.id !== id) {
       throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
@@ -204,7 +214,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
   const patch = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
     checkProfile(ctx, kind, true);
     const type = responseType(ctx);
-    const id = ctx.params.id!;
+    const id = pathId(ctx, kind);
     const changes = requireObject(await readJsonBody(ctx, limits), 'a merge patch of a resource');
     if ('id' in changes && changes.id !== id) {
       throw badRequest('a patch cannot change the id', [{ path: '/id', message: `must be "${id}" or absent` }]);
@@ -229,7 +239,8 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
 
   const remove = (kind: KindDescriptor): RouterMiddleware => async (ctx) => {
     const expect = expectation(ctx);
-    await storage(() => store.remove(kind.collection, ctx.params.id!, expect ? { expect } : {}));
+    const id = pathId(ctx, kind);
+    await storage(() => store.remove(kind.collection, id, expect ? { expect } : {}));
     ctx.status = 204;
   };
 

@@ -1,5 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
+import type { Logger } from '../log.js';
 import type { Dialect } from './dialect.js';
+import { PostgresDialect } from './dialects/postgres.js';
 import { SqliteDialect } from './dialects/sqlite.js';
 import { migrate } from './migrations.js';
 
@@ -17,19 +19,32 @@ export interface Database {
 export interface DatabaseOptions {
   readonly url: string;
   readonly poolMax: number;
+  /** Where knex's own warnings go; without it knex prints them on stdout, among the JSON logs. */
+  readonly logger?: Logger;
+}
+
+function knexLog(logger: Logger): Knex.Logger {
+  return {
+    warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
+    error: (message: unknown) => logger.error({ component: 'knex' }, String(message)),
+    debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
+    deprecate: (method: string, alternative: string) => logger.warn({ component: 'knex' }, `${method} is deprecated; use ${alternative}`),
+  };
 }
 
 export function dialectFor(url: string): Dialect {
   if (url.startsWith('sqlite:')) return new SqliteDialect(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresDialect(url);
   throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
 }
 
-/** Connect and bring the schema up to date (migrations are idempotent and safe to race). */
+/** Connect and bring the schema up to date (processes that start together take turns). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
-  const reader = knexFactory(dialect.readerConfig(options.poolMax));
+  const log = options.logger ? { log: knexLog(options.logger) } : {};
+  const reader = knexFactory({ ...dialect.readerConfig(options.poolMax), ...log });
   const writerConfig = dialect.writerConfig();
-  const writer = writerConfig ? knexFactory(writerConfig) : reader;
+  const writer = writerConfig ? knexFactory({ ...writerConfig, ...log }) : reader;
   const database: Database = {
     dialect,
     reader,

@@ -25,6 +25,8 @@ export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
   /** Column type of JSON documents. */
   readonly documentType: string;
+  /** Column type of a key column of up to `length` characters, compared and ordered bytewise. */
+  keyType(length: number): string;
 
   /** Knex settings for the connection pool that reads. */
   readerConfig(poolMax: number): Knex.Config;
@@ -45,13 +47,28 @@ export interface Dialect {
   bindValue(value: string | number | boolean, type: ScalarType): unknown;
   /** A FROM item yielding each element of the array at `segments` of `source` under `alias`. */
   arrayElements(source: JsonSource, segments: readonly string[], alias: string): string;
-  /** An ORDER BY expression for the JSON value at `segments`. */
-  sortKey(column: string, segments: readonly string[]): string;
+  /**
+   * ORDER BY expressions, most significant first, for the JSON value at `segments`; each takes
+   * the same direction and NULLS placement. Missing values and JSON null order as SQL NULL,
+   * numbers (booleans as 0 and 1) before strings, strings bytewise.
+   */
+  sortKeys(column: string, segments: readonly string[]): readonly string[];
 
   /** First statement of every write transaction: whatever the engine needs before anything else. */
   beginWrite(trx: Knex.Transaction): Promise<void>;
-  /** Serialise writers of one resource (`scope`/`key`) across processes until `trx` ends. */
-  lockResource(trx: Knex.Transaction, scope: string, key: string): Promise<void>;
+  /**
+   * Serialise writers of the resources `keys` of `scope` across processes until `trx` ends.
+   * Keys are locked in one fixed order, so two writers that share keys cannot deadlock.
+   */
+  lockResources(trx: Knex.Transaction, scope: string, keys: readonly string[]): Promise<void>;
+
+  /** Whatever must exist before the migrations can run (PostgreSQL: the schema of the URL). */
+  prepare(knex: Knex): Promise<void>;
+  /**
+   * Run `work` while no other process on the same database runs a section of the same `name`:
+   * migrations and index changes, which would otherwise collide when several processes start.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
 
   /** Rows of `query`, streamed with back-pressure so a huge result uses constant memory. */
   stream(knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row>;

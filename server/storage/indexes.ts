@@ -8,13 +8,16 @@ import type { Database } from './database.js';
  */
 export async function syncFieldIndexes(db: Database, table: string, fields: readonly string[]): Promise<void> {
   const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field), field]));
-  const existing = await db.dialect.listExpressionIndexes(db.writer);
-  for (const name of existing) {
-    if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.dropIndex(name));
-  }
-  for (const [name, field] of wanted) {
-    if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.')));
-  }
+  // Processes starting together would otherwise both create (or drop) the same index.
+  await db.dialect.exclusive('indexes', async () => {
+    const existing = await db.dialect.listExpressionIndexes(db.writer);
+    for (const name of existing) {
+      if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.dropIndex(name));
+    }
+    for (const [name, field] of wanted) {
+      if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.')));
+    }
+  });
 }
 
 /** A readable, stable name within every dialect's identifier limit. */

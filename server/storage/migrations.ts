@@ -13,8 +13,8 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
       async up(knex) {
         // Every representation ever stored; append-only. A deletion is a row with deleted = true.
         await knex.schema.createTable('resource_history', (t) => {
-          t.string('kind', 64).notNullable();
-          t.string('id', 256).notNullable();
+          t.specificType('kind', dialect.keyType(64)).notNullable();
+          t.specificType('id', dialect.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
           t.specificType('doc', dialect.documentType).nullable();
           t.boolean('deleted').notNullable().defaultTo(false);
@@ -23,8 +23,8 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
         // The newest live representation of each resource, written in the same transaction as its
         // history row, so lists and queries never scan old versions.
         await knex.schema.createTable('resource_current', (t) => {
-          t.string('kind', 64).notNullable();
-          t.string('id', 256).notNullable();
+          t.specificType('kind', dialect.keyType(64)).notNullable();
+          t.specificType('id', dialect.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
           t.specificType('doc', dialect.documentType).notNullable();
           t.primary(['kind', 'id']);
@@ -65,8 +65,13 @@ class InCodeMigrations implements Knex.MigrationSource<string> {
 }
 
 export async function migrate(database: Database): Promise<void> {
-  await database.writer.migrate.latest({
-    migrationSource: new InCodeMigrations(database.dialect),
-    tableName: 'topocat_migrations',
+  // knex's own migration lock fails at once instead of waiting; processes starting together
+  // queue here instead, and each finds the work done by the one before.
+  await database.dialect.exclusive('migrations', async () => {
+    await database.dialect.prepare(database.writer);
+    await database.writer.migrate.latest({
+      migrationSource: new InCodeMigrations(database.dialect),
+      tableName: 'topocat_migrations',
+    });
   });
 }

@@ -62,11 +62,16 @@ const TYPED = /^(number|integer|boolean|string):/;
 const RESERVED = new Set(['fields', 'limit', 'skip', 'sort']);
 
 function decode(raw: string, parameter: string): string {
+  let text: string;
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    text = decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
     throw new QueryError(parameter, `"${parameter}" has a malformed percent-encoding`);
   }
+  // Bodies may not hold NUL either (no PostgreSQL string can), so such a value could never
+  // match; refusing it keeps every engine's answer the same.
+  if (text.includes('\u0000')) throw new QueryError(parameter, `"${parameter}" contains NUL (%00)`);
+  return text;
 }
 
 export function parseField(text: string, parameter: string): string[] {

@@ -69,8 +69,8 @@ export class QueryCompiler {
       const direction = key.descending ? 'DESC' : 'ASC';
       // Missing values sort first ascending and last descending, the same in every dialect.
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
-      const expression = path in COLUMN_FIELDS ? path : this.dialect.sortKey('doc', key.field);
-      builder.orderByRaw(`${expression} ${direction} ${nulls}`);
+      const expressions = path in COLUMN_FIELDS ? [path] : this.dialect.sortKeys('doc', key.field);
+      for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
     const direction = newestFirst ? 'desc' : 'asc';
     return builder.orderBy([{ column: 'ts', order: direction }, { column: 'id', order: direction }]);

@@ -72,8 +72,7 @@ export class ResourceStore {
     const chosen = resources.flatMap((r, i) => (r.id === undefined ? [] : [ids[i]!]));
 
     return this.write(async (trx) => {
-      // Lock in a fixed order so two batches that share ids cannot deadlock.
-      for (const id of [...chosen].sort()) await this.db.dialect.lockResource(trx, kind, id);
+      await this.db.dialect.lockResources(trx, kind, chosen);
       const previous = new Map<string, number>();
       for (const part of chunks(chosen, INSERT_CHUNK)) {
         const live = await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part);
@@ -186,7 +185,7 @@ export class ResourceStore {
   }
 
   private async lockedCurrent(trx: Knex.Transaction, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.lockResource(trx, kind, id);
+    await this.db.dialect.lockResources(trx, kind, [id]);
     const row = (await trx(CURRENT).first('ts', this.docColumn(trx)).where({ kind, id })) as CurrentRow | undefined;
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);

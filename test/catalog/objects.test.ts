@@ -240,7 +240,7 @@ describe('SOAP catalog: concurrent moves from two processes', function () {
 
   before(async () => {
     first = await startCatalog();
-    second = await startCatalog({ dir: first.server.dir });
+    second = await startCatalog({ database: first.server.database });
   });
   after(async () => {
     await second?.stop();

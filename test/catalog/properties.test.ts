@@ -303,7 +303,7 @@ describe('SOAP catalog: a broken definitions file', function () {
     try {
       const file = path.join(dir, 'definitions.json');
       await writeFile(file, JSON.stringify({ categories: [{ name: 'c', properties: [{ name: 'p', source: 's', elements: [{ name: 'e', type: 'colour' }] }] }] }));
-      await assert.rejects(startServer({ dir, env: { CATALOG_DEFINITIONS_FILE: file } }), (error: Error) => {
+      await assert.rejects(startServer({ env: { CATALOG_DEFINITIONS_FILE: file } }), (error: Error) => {
         assert.match(error.message, /definitions\.json#\/categories\/0\/properties\/0\/elements\/0\/type: must be one of string, integer, float, dateTime, time, point, polygon/);
         return true;
       });

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** The compiled project root (tests run from dist/test). */
 export const distRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,44 +18,47 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:41234 */
   readonly url: string;
   readonly process: ChildProcess;
-  /** The temporary directory holding the database; removed by `stop`. */
-  readonly dir: string;
+  /** Its database; dropped by `stop` unless it was given in the options. */
+  readonly database: TestDatabase;
   readonly logs: LogLine[];
+  /** Lines on stdout that are not JSON log entries: none are expected. */
+  readonly strayOutput: string[];
   /** Send a signal and wait for the exit code (SIGTERM: a graceful stop). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 export interface ServerOptions {
   readonly env?: Readonly<Record<string, string>>;
-  /** Reuse a directory (and so a database) of an earlier server. */
-  readonly dir?: string;
+  /** A database to use (shared with other servers, or kept for a later one); its owner drops it. */
+  readonly database?: TestDatabase;
   /** Entry point to run, for a copy of the project. */
   readonly entry?: string;
 }
 
 /**
- * Start the real server as a child process on a free port with a temporary SQLite database,
- * and resolve once it logs that it listens.
+ * Start the real server as a child process on a free port with a fresh database of the engine
+ * under test (test/helpers/database.ts), and resolve once it logs that it listens.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'topocat-test-')));
+  const database = options.database ?? (await createTestDatabase());
   const child = spawn(process.execPath, [options.entry ?? path.join(distRoot, 'server/main.js')], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
-      DATABASE_URL: `sqlite:${path.join(dir, 'topocat.sqlite')}`,
+      DATABASE_URL: database.url,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
+  const strayOutput: string[] = [];
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       // A server that never says it listens must not outlive the test run.
       child.kill('SIGKILL');
@@ -72,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           resolve(`http://127.0.0.1:${String(entry.port)}`);
         }
       } catch {
+        strayOutput.push(line);
         stderr.push(line);
       }
     });
@@ -81,15 +84,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
   });
 
+  let url: string;
+  try {
+    url = await listening;
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    if (!options.database) await database.drop();
+    throw error;
+  }
+
   return {
     url,
     process: child,
-    dir,
+    database,
     logs,
+    strayOutput,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      if (!options.dir) await rm(dir, { recursive: true, force: true });
+      if (!options.database) await database.drop();
       return code;
     },
   };

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 import { get } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
 
@@ -12,21 +10,22 @@ interface Acknowledged {
 }
 
 /**
- * SIGKILL in the middle of a stream of writes (SQLite in WAL mode): after a restart every
- * write that was answered 2xx is there, byte for byte, and no write is half there.
+ * SIGKILL in the middle of a stream of writes: after a restart every write that was answered
+ * 2xx is there, byte for byte, and no write is half there. On SQLite (WAL) the server process is
+ * the database; on PostgreSQL it is the client that dies mid-transaction.
  */
-describe('crash safety (REST, SQLite WAL)', function () {
+describe(`crash safety (REST, ${engine})`, function () {
   this.timeout(120_000);
-  let dir: string;
+  let database: TestDatabase;
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'topocat-crash-'));
+    database = await createTestDatabase();
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await database.drop();
   });
 
   it('keeps every acknowledged write and no partial one', async () => {
-    const server = await startServer({ dir });
+    const server = await startServer({ database });
     const acknowledged: Acknowledged[] = [];
     const batches: { tag: string; size: number }[] = [];
     let stop = false;
@@ -73,7 +72,7 @@ describe('crash safety (REST, SQLite WAL)', function () {
     await Promise.all(writers);
     assert.ok(acknowledged.length > 50, `enough writes were acknowledged before the kill (${acknowledged.length})`);
 
-    const again = await startServer({ dir });
+    const again = await startServer({ database });
     try {
       const url = (selfRef: string) => selfRef.replace(/^http:\/\/[^/]+/, again.url);
       for (const write of acknowledged) {

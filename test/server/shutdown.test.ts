@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { get } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
 
@@ -10,16 +8,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SIGTERM: no new connections, requests in flight finish, then the process exits 0. */
 describe('graceful shutdown', function () {
-  let dir: string;
+  let database: TestDatabase;
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'topocat-shutdown-'));
+    database = await createTestDatabase();
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await database.drop();
   });
 
   it('finishes a request in flight after SIGTERM and keeps its write', async () => {
-    const server = await startServer({ dir });
+    const server = await startServer({ database });
     const url = new URL(`${server.url}/nodes`);
     const body = JSON.stringify({ id: 'in-flight', name: 'survives shutdown' });
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -45,7 +43,7 @@ describe('graceful shutdown', function () {
     assert.equal(await exited, 0);
     assert.ok(server.logs.some((l) => l.msg === 'stopped'));
 
-    const again = await startServer({ dir });
+    const again = await startServer({ database });
     try {
       assert.equal((await get(`${again.url}/nodes/in-flight`)).body.name, 'survives shutdown');
     } finally {

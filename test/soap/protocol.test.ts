@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import * as codecs from '../../generated/soap/codecs.js';
 import { parseXml } from '../../generated/soap/runtime.js';
 import { assertStatus, DIRECT, SOAP11, startCatalog, TYPES_NS, USERNAME_NS, type CatalogServer, type RawAnswer } from '../helpers/catalog.js';
+import { engine } from '../helpers/database.js';
 
 const ME = 'CN=Protocol,O=Example';
 const CHECK_STATUS = `<checkStatusRequest xmlns="${TYPES_NS}"><errorDeliveryMethod>DIRECT</errorDeliveryMethod></checkStatusRequest>`;
@@ -215,7 +215,8 @@ describe('SOAP endpoint: protocol, hostile XML and schema errors', function () {
   });
 });
 
-describe('SOAP endpoint: the database unavailable', function () {
+// PostgreSQL outages are staged on a throwaway cluster in test/postgres/outage.test.ts.
+(engine === 'sqlite' ? describe : describe.skip)('SOAP endpoint: the SQLite database unavailable', function () {
   this.timeout(60_000);
   let catalog: CatalogServer;
   before(async () => {
@@ -228,7 +229,7 @@ describe('SOAP endpoint: the database unavailable', function () {
   it('answers the operation’s fatal code with NO_DATABASE_CONNECTION, in bounded time, then recovers', async () => {
     const client = catalog.client(ME);
     // Another process holds the write lock of the SQLite file.
-    const blocker = new sqlite3.Database(path.join(catalog.server.dir, 'topocat.sqlite'));
+    const blocker = new sqlite3.Database(catalog.server.database.url.replace(/^sqlite:/, ''));
     const exec = (sql: string) => new Promise<void>((resolve, reject) => blocker.exec(sql, (error) => (error ? reject(error) : resolve())));
     await exec('BEGIN IMMEDIATE');
     try {

@@ -385,7 +385,7 @@ export class CatalogStore {
     try {
       return await this.db.writer.transaction(async (trx) => {
         await this.db.dialect.beginWrite(trx);
-        for (const dn of [...new Set(owners)].sort()) await this.db.dialect.lockResource(trx, OWNER_LOCK, dn);
+        await this.db.dialect.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
         return work(new CatalogWrites(trx, this.db.dialect));
       });
     } catch (error) {

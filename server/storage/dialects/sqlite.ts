@@ -65,6 +65,11 @@ export class SqliteDialect implements Dialect {
     return this.config(1);
   }
 
+  keyType(length: number): string {
+    // SQLite compares text with the BINARY collation unless told otherwise.
+    return `varchar(${length})`;
+  }
+
   documentValue(_knex: Knex, json: string): string {
     return json;
   }
@@ -86,9 +91,9 @@ export class SqliteDialect implements Dialect {
       jsonType = `json_type(${from}, ${jsonPath(segments)})`;
     }
     const right = comparison === 'IN' ? `IN (${Array(count).fill('?').join(', ')})` : `${comparison} ?`;
-    // Strings compare without a type guard: an SQLite text value never equals a number, and
-    // the bare expression is what the expression indexes are built on.
-    if (type === 'string') return `${value} ${right}`;
+    // The type guard is needed even for strings: SQLite orders every number before every text,
+    // so `< 'b'` alone would match numbers. The bare value expression stays a conjunct of its
+    // own, the one the expression indexes are built on.
     return `(${jsonType} IN ${JSON_TYPES[type]} AND ${value} ${right})`;
   }
 
@@ -102,8 +107,10 @@ export class SqliteDialect implements Dialect {
     return `json_each(CASE json_type(${from}, ${jsonPath(segments)}) WHEN 'array' THEN json_extract(${from}, ${jsonPath(segments)}) ELSE '[]' END) AS ${alias}`;
   }
 
-  sortKey(column: string, segments: readonly string[]): string {
-    return `json_extract(${column}, ${jsonPath(segments)})`;
+  sortKeys(column: string, segments: readonly string[]): string[] {
+    // json_extract yields NULL, numbers (true and false as 1 and 0) or text: SQLite's own order
+    // of those storage classes is the order the interface promises.
+    return [`json_extract(${column}, ${jsonPath(segments)})`];
   }
 
   async beginWrite(trx: Knex.Transaction): Promise<void> {
@@ -112,8 +119,18 @@ export class SqliteDialect implements Dialect {
     await trx.raw('UPDATE topocat_write_lock SET n = n + 1 WHERE id = 1');
   }
 
-  async lockResource(): Promise<void> {
+  async lockResources(): Promise<void> {
     // beginWrite already holds the one write lock of the file: writers are serialised.
+  }
+
+  async prepare(): Promise<void> {
+    // The constructor made the directory; SQLite creates the file on first connection.
+  }
+
+  async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    // Several server processes share a database only on PostgreSQL (README); one process per
+    // SQLite file has nobody to wait for.
+    return work();
   }
 
   async *stream(knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row> {

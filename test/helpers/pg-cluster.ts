@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A PostgreSQL cluster of a test's own, to stop and start without disturbing any other test. */
+export interface Cluster {
+  /** DATABASE_URL of its `postgres` database. */
+  readonly url: string;
+  start(): Promise<void>;
+  /** A fast shutdown: sessions are terminated, as in a real outage or a restart of the server. */
+  stop(): Promise<void>;
+  /** Stop it if it runs and delete its files. */
+  destroy(): Promise<void>;
+}
+
+/** PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (Debian, Ubuntu), else PATH. */
+function binary(name: string): string {
+  if (process.env.PG_BIN) return path.join(process.env.PG_BIN, name);
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const found = versions.map((v) => path.join(root, v, 'bin', name)).find((file) => existsSync(file));
+  return found ?? name;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * initdb refuses to run as root, and tests may: as root, the cluster belongs to the `postgres`
+ * OS user and its commands run through runuser.
+ */
+const asRoot = process.getuid?.() === 0;
+
+async function owned(command: string, args: readonly string[]): Promise<void> {
+  const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, [...args]];
+  await run(file, argv, { timeout: 60_000 });
+}
+
+/** initdb in a temporary directory and a free port on 127.0.0.1, trust authentication; not started. */
+export async function createCluster(): Promise<Cluster> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'topocat-pg-'));
+  const data = path.join(dir, 'data');
+  try {
+    if (asRoot) {
+      const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
+      const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
+      await chown(dir, uid, gid);
+    }
+    await owned(binary('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const port = await freePort();
+  // The socket directory is the cluster's own, so no other server's socket is touched; fsync off
+  // because the files are thrown away.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const pgCtl = binary('pg_ctl');
+  let running = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async start() {
+      await owned(pgCtl, ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);
+      running = true;
+    },
+    async stop() {
+      await owned(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    async destroy() {
+      if (running) await owned(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

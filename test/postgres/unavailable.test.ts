@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { PostgresDialect } from '../../server/storage/dialects/postgres.js';
+import { engine } from '../helpers/database.js';
+
+/** An error as the pg driver or knex raises it. */
+function failure(fields: { message?: string; code?: string; name?: string }): Error {
+  return Object.assign(new Error(fields.message ?? 'failed'), fields);
+}
+
+/**
+ * Which errors mean "the database cannot serve now" (503 with Retry-After) and which are faults
+ * of the query (never 503). The outage test meets refused connections, terminated sessions and
+ * the acquire timeout through HTTP; this table covers the conditions it cannot stage.
+ */
+describe('PostgreSQL: which errors mean the database is unavailable', function () {
+  before(function () {
+    if (engine !== 'postgres') this.skip();
+  });
+  const dialect = new PostgresDialect('postgres://postgres@127.0.0.1:5432/test');
+
+  const unavailable: [string, unknown][] = [
+    ['connection refused', failure({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' })],
+    ['connection reset', failure({ code: 'ECONNRESET' })],
+    ['host unreachable', failure({ code: 'EHOSTUNREACH' })],
+    ['name not resolved', failure({ code: 'ENOTFOUND' })],
+    ['no socket file', failure({ code: 'ENOENT', message: 'connect ENOENT /var/run/postgresql/.s.PGSQL.5432' })],
+    ['refused on every address of a name', Object.assign(new AggregateError([failure({ code: 'ECONNREFUSED' }), failure({ code: 'ECONNREFUSED' })]), { code: 'ECONNREFUSED' })],
+    ['57P01 admin shutdown', failure({ code: '57P01', message: 'terminating connection due to administrator command' })],
+    ['57P02 crash shutdown', failure({ code: '57P02' })],
+    ['57P03 cannot connect now', failure({ code: '57P03', message: 'the database system is starting up' })],
+    ['08006 connection failure', failure({ code: '08006' })],
+    ['08001 cannot establish a connection', failure({ code: '08001' })],
+    ['53300 too many connections', failure({ code: '53300', message: 'sorry, too many clients already' })],
+    ['53100 disk full', failure({ code: '53100' })],
+    ['58030 I/O error', failure({ code: '58030' })],
+    ['a session that ended under a query', failure({ message: 'select 1 - Connection terminated unexpectedly' })],
+    ['a connect timeout', failure({ message: 'Connection terminated due to connection timeout' })],
+    ['a client closed by an earlier error', failure({ message: 'Client has encountered a connection error and is not queryable' })],
+    ['knex acquire timeout', failure({ name: 'KnexTimeoutError', message: 'Knex: Timeout acquiring a connection. The pool is probably full.' })],
+    ['a cause that is one of these', new Error('wrapped', { cause: failure({ code: '57P01' }) })],
+  ];
+  for (const [name, error] of unavailable) {
+    it(`unavailable: ${name}`, () => assert.equal(dialect.isUnavailable(error), true));
+  }
+
+  const faults: [string, unknown][] = [
+    ['22P02 invalid text representation', failure({ code: '22P02' })],
+    ['22021 invalid byte sequence', failure({ code: '22021' })],
+    ['42601 syntax error', failure({ code: '42601' })],
+    ['42P01 undefined table', failure({ code: '42P01' })],
+    ['23505 unique violation', failure({ code: '23505' })],
+    ['40P01 deadlock', failure({ code: '40P01' })],
+    ['57014 query cancelled', failure({ code: '57014' })],
+    ['a query error whose text quotes a connection message', failure({ code: '22P02', message: "select 'Connection terminated unexpectedly'::int - invalid input syntax" })],
+    ['an error without code', new Error('boom')],
+    ['not an error at all', 'a string'],
+    ['nothing', undefined],
+  ];
+  for (const [name, error] of faults) {
+    it(`not unavailable: ${name}`, () => assert.equal(dialect.isUnavailable(error), false));
+  }
+});
