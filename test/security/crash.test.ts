@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { CatalogServiceClient } from '../../generated/client/soap.js';
+import type { ObjectResponseType } from '../../generated/soap/types.js';
+import { format } from '../helpers/catalog.js';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 import { get } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
@@ -14,7 +17,7 @@ interface Acknowledged {
  * 2xx is there, byte for byte, and no write is half there. On SQLite (WAL) the server process is
  * the database; on PostgreSQL it is the client that dies mid-transaction.
  */
-describe(`crash safety (REST, ${engine})`, function () {
+describe(`crash safety (${engine})`, function () {
   this.timeout(120_000);
   let database: TestDatabase;
   before(async () => {
@@ -92,6 +95,65 @@ describe(`crash safety (REST, ${engine})`, function () {
       }
     } finally {
       await again.stop();
+    }
+  });
+
+  it('keeps every acknowledged catalog object with its properties, and no half-created one', async () => {
+    const catalogDatabase = await createTestDatabase();
+    const OWNER = '/CN=crash';
+    const server = await startServer({ database: catalogDatabase });
+    const client = new CatalogServiceClient({ url: `${server.url}/catalog`, username: OWNER });
+    assert.equal((await client.createUser({ catalogUser: [{ userId: OWNER }], errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus.status, 'OPERATION_SUCCESSFUL');
+    const element = (name: string, value: string) => ({ name, value });
+    const props = (id: string) => [1, 2, 3].map((p) => ({ name: `p${p}`, source: 'T', element: [element('a', `${id}-${p}-a`), element('b', `${id}-${p}-b`)] }));
+    const acknowledgedObjects = new Set<string>();
+    const acknowledgedExtras = new Map<string, number>();
+    let stop = false;
+    const write = async (worker: number): Promise<void> => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const ids = [0, 1, 2].map((k) => `w${worker}/o${i}-${k}`);
+          const created = await client.createObject({ catalogData: ids.map((id) => ({ objectId: id, objectClass: 'COLLECTION', catalogPropertyAdd: props(id) })), errorDeliveryMethod: 'DIRECT' });
+          if (created.catalogOperationStatus.status !== 'OPERATION_SUCCESSFUL') continue;
+          ids.forEach((id) => acknowledgedObjects.add(id));
+          const added = await client.addProperty({ catalogProperty: [{ objectId: ids[0]!, catalogPropertyAdd: [{ name: 'extra', source: 'T', element: [element('a', '1'), element('b', '2')] }] }], errorDeliveryMethod: 'DIRECT' });
+          if (added.catalogOperationStatus.status === 'OPERATION_SUCCESSFUL') acknowledgedExtras.set(ids[0]!, (acknowledgedExtras.get(ids[0]!) ?? 0) + 1);
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = Array.from({ length: 6 }, (_, w) => write(w));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await server.stop('SIGKILL');
+    stop = true;
+    await Promise.all(writers);
+    assert.ok(acknowledgedObjects.size > 20, `enough objects were acknowledged before the kill (${acknowledgedObjects.size})`);
+
+    const again = await startServer({ database: catalogDatabase });
+    try {
+      const reader = new CatalogServiceClient({ url: `${again.url}/catalog`, username: OWNER });
+      const all = await reader.allWorkspaceQuery({ queryResultFormat: format({ hierarchyFilter: 'SUBTREE', contentFilter: 'FULL_SCHEMA' }) });
+      assert.equal(all.catalogOperationStatus.status, 'OPERATION_SUCCESSFUL');
+      const objects = new Map<string, ObjectResponseType>();
+      const visit = (node: ObjectResponseType): void => {
+        objects.set(node.objectId, node);
+        for (const child of node.objectResponse ?? []) visit(child);
+      };
+      for (const root of all.queryResponseSet?.objectResponse ?? []) visit(root);
+      for (const id of acknowledgedObjects) assert.ok(objects.has(id), `acknowledged object ${id} survived`);
+      for (const [id, node] of objects) {
+        if (!id.startsWith('w')) continue;
+        const properties = node.property ?? [];
+        const names = properties.map((p) => p.name).filter((n) => n !== 'extra');
+        assert.deepEqual(names, ['p1', 'p2', 'p3'], `${id} has all its initial properties, in order`);
+        for (const p of properties) assert.equal(p.element?.length, 2, `${id}/${p.name} has both elements`);
+        const extras = properties.filter((p) => p.name === 'extra').length;
+        assert.ok(extras >= (acknowledgedExtras.get(id) ?? 0), `${id}: acknowledged added properties survived`);
+      }
+    } finally {
+      await again.stop();
+      await catalogDatabase.drop();
     }
   });
 });

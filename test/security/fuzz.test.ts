@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import * as codecs from '../../generated/soap/codecs.js';
 import { parseXml, XmlSchemaError, XmlSyntaxError } from '../../generated/soap/runtime.js';
 import { parseQuery, QueryError } from '../../server/storage/query-language.js';
+import { startCatalog, type CatalogServer } from '../helpers/catalog.js';
 import { get, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -78,6 +79,47 @@ describe('property-based fuzzing', function () {
         { numRuns: RUNS },
       );
       assert.equal((await get(`${server.url}/health`)).status, 200);
+    });
+  });
+
+  describe('SOAP over HTTP', () => {
+    const NS = 'http://www.cs.indiana.edu/dde/namespaces/2008/02/catalog/types';
+    let catalog: CatalogServer;
+    before(async () => {
+      catalog = await startCatalog();
+    });
+    after(async () => {
+      await catalog.stop();
+    });
+
+    const requestElements = ['checkStatusRequest', 'createUserRequest', 'createObjectRequest', 'moveObjectRequest', 'addPropertyRequest', 'deleteObjectRequest', 'contextQueryRequest', 'objectIdQueryRequest', 'allWorkspaceQueryRequest', 'updatePropertyRequest'];
+    const childNames = ['errorDeliveryMethod', 'catalogUser', 'userId', 'catalogData', 'objectId', 'objectClass', 'parentId', 'catalogPropertyAdd', 'name', 'source', 'value', 'element', 'queryTarget', 'aggrType', 'queryResultFormat', 'offset', 'count', 'hierarchyFilter', 'contentFilter', 'resultDeliveryMethod', 'catalogProperty', 'updateProperty', 'position', 'lastUpdate'];
+    const leaf = fc.oneof(fc.constantFrom('DIRECT', 'NONE', 'PROJECT', 'COLLECTION', 'x', '0', '-5', '999999999999', 'SUBTREE', 'FULL_SCHEMA', 'true', "'; DROP TABLE catalog_objects; --", '%_'), fc.string({ maxLength: 6 }).map((t) => t.replace(/[<&]/g, '')));
+    const { node } = fc.letrec((tie) => ({
+      node: fc.tuple(fc.constantFrom(...childNames), fc.array(fc.oneof({ depthSize: 'small' }, leaf, tie('node')), { maxLength: 3 })).map(([name, children]) => `<${name}>${children.join('')}</${name}>`),
+    }));
+
+    it('answers any request element with a response or a documented fault, always well-formed and XSD-valid', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...requestElements), fc.array(node as fc.Arbitrary<string>, { maxLength: 5 }), fc.constantFrom('/CN=fuzz', undefined), async (root, children, dn) => {
+          const answer = await catalog.raw(`<${root} xmlns="${NS}">${children.join('')}</${root}>`, dn === undefined ? {} : { dn });
+          assert.ok(answer.status === 200 || (answer.status === 500 && answer.faultCode === 'Client'), `${root}: ${answer.status} ${answer.text.slice(0, 300)}`);
+          assert.doesNotMatch(answer.text, /\bat \S+ \(|node_modules|SQLITE|syntax error/);
+        }),
+        { numRuns: RUNS },
+      );
+      // Every response the fuzzing produced is valid against the XSD.
+      await catalog.recorder.assertAllValid();
+    });
+
+    it('answers arbitrary bytes with a Client fault, never a server error', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 120 }), async (text) => {
+          const answer = await catalog.raw('', { document: text });
+          assert.ok([200, 500].includes(answer.status) && (answer.status === 200 || /Client|VersionMismatch/.test(answer.faultCode ?? '')), `${JSON.stringify(text)} → ${answer.status} ${answer.text.slice(0, 200)}`);
+        }),
+        { numRuns: RUNS },
+      );
     });
   });
 
