@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { get, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -46,6 +47,12 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
       for (const token of pointer) node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
       assert.ok(node, `${ref} resolves`);
     }
+  });
+
+  it('serves a description that is valid against the official OpenAPI 3.1 schema', async () => {
+    const result = await new Validator().validate((await get(`${server.url}/openapi.json`)).body);
+    assert.deepEqual(result.errors ?? [], []);
+    assert.equal(result.valid, true);
   });
 
   it('serves each kind\'s schema at its address under the base URL', async () => {
