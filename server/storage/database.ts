@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Logger } from '../log.js';
 import type { Dialect } from './dialect.js';
+import type { KeyReader } from './key-reader.js';
 import { PostgresDialect } from './dialects/postgres.js';
 import { SqliteDialect } from './dialects/sqlite.js';
 import { migrate } from './migrations.js';
@@ -13,6 +14,8 @@ export interface Database {
   readonly dialect: Dialect;
   readonly reader: Knex;
   readonly writer: Knex;
+  /** Prepared lookups by key, beside the reader pool (see KeyReader). */
+  readonly keys: KeyReader;
   close(): Promise<void>;
 }
 
@@ -45,11 +48,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const reader = knexFactory({ ...dialect.readerConfig(options.poolMax), ...log });
   const writerConfig = dialect.writerConfig();
   const writer = writerConfig ? knexFactory({ ...writerConfig, ...log }) : reader;
+  const keys = dialect.keyReader(reader, options.poolMax);
   const database: Database = {
     dialect,
     reader,
     writer,
+    keys,
     async close() {
+      await keys.close();
       if (writer !== reader) await writer.destroy();
       await reader.destroy();
     },

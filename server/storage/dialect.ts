@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { KeyReader } from './key-reader.js';
 
 /** Where a JSON value comes from: the document column, or one element of an array being searched. */
 export type JsonSource = { readonly kind: 'column'; readonly column: string } | { readonly kind: 'element'; readonly alias: string };
@@ -70,11 +71,22 @@ export interface Dialect {
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
 
-  /** Rows of `query`, streamed with back-pressure so a huge result uses constant memory. */
-  stream(knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row>;
+  /** Prepared single-row reads by key, for the requests every client makes (see KeyReader). */
+  keyReader(reader: Knex, poolMax: number): KeyReader;
+
+  /**
+   * Rows of `query`, streamed with back-pressure so a huge result uses constant memory.
+   * `limit`, when the query has one, bounds the result: a small bounded result may be read whole.
+   */
+  stream(knex: Knex, query: Knex.QueryBuilder, limit?: number): AsyncIterable<Row>;
 
   /** DDL for an expression index on a scalar JSON field of `table`'s `column`, keyed by `kind` first. */
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string;
+  /**
+   * Tell the planner that `lookupIndexes` of `table` are selective (an equality narrows a kind
+   * to a few rows) where it has no statistics of its own yet; real statistics are left alone.
+   */
+  describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void>;
   /** Names of the expression indexes this project created (prefix `xidx_`). */
   listExpressionIndexes(knex: Knex): Promise<string[]>;
   dropIndex(name: string): string;

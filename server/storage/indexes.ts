@@ -17,6 +17,7 @@ export async function syncFieldIndexes(db: Database, table: string, fields: read
     for (const [name, field] of wanted) {
       if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.')));
     }
+    await db.dialect.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
   });
 }
 

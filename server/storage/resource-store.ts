@@ -56,9 +56,17 @@ interface CurrentRow {
  */
 export class ResourceStore {
   private readonly compiler: QueryCompiler;
+  /** The key reads every GET makes, as SQL for the key reader. */
+  private readonly sql: { readonly current: string; readonly version: string; readonly known: string };
 
   constructor(private readonly db: Database) {
     this.compiler = new QueryCompiler(db.dialect);
+    const doc = this.docColumn(db.reader).toString();
+    this.sql = {
+      current: `SELECT ts, ${doc} FROM ${CURRENT} WHERE kind = ? AND id = ?`,
+      version: `SELECT ts, ${doc} FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? AND NOT deleted`,
+      known: `SELECT 1 FROM ${HISTORY} WHERE kind = ? AND id = ? LIMIT 1`,
+    };
   }
 
   /** Insert resources, all or nothing. A live id (or one repeated in the batch) is a conflict. */
@@ -127,21 +135,19 @@ export class ResourceStore {
 
   /** The newest live representation. */
   async current(kind: string, id: string): Promise<Representation | undefined> {
-    const row = (await this.read(() => this.db.reader(CURRENT).first('ts', this.docColumn(this.db.reader)).where({ kind, id }))) as CurrentRow | undefined;
+    const row = (await this.read(() => this.db.keys.one(this.sql.current, [kind, id]))) as CurrentRow | undefined;
     return row ? { id, ts: Number(row.ts), doc: row.doc } : undefined;
   }
 
   /** The representation with timestamp `ts`, even if the resource was deleted since. */
   async version(kind: string, id: string, ts: number): Promise<Representation | undefined> {
-    const row = (await this.read(() =>
-      this.db.reader(HISTORY).first('ts', this.docColumn(this.db.reader)).where({ kind, id, ts, deleted: false }),
-    )) as CurrentRow | undefined;
+    const row = (await this.read(() => this.db.keys.one(this.sql.version, [kind, id, ts]))) as CurrentRow | undefined;
     return row ? { id, ts: Number(row.ts), doc: row.doc } : undefined;
   }
 
   /** True when the resource has ever been stored. */
   async known(kind: string, id: string): Promise<boolean> {
-    return (await this.read(() => this.db.reader(HISTORY).first('ts').where({ kind, id }))) !== undefined;
+    return (await this.read(() => this.db.keys.one(this.sql.known, [kind, id]))) !== undefined;
   }
 
   /** Versions of one resource that match, newest first. */
@@ -158,7 +164,7 @@ export class ResourceStore {
 
   /** Answers when the database answers. */
   async ping(): Promise<void> {
-    await this.read(() => this.db.reader.raw('SELECT 1'));
+    await this.read(() => this.db.keys.one('SELECT 1', []));
   }
 
   private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
@@ -167,7 +173,7 @@ export class ResourceStore {
     this.compiler.orderBy(builder, query, newestFirst);
     if (query.limit !== undefined) builder.limit(query.limit);
     if (query.skip !== undefined) builder.offset(query.skip);
-    const rows = this.db.dialect.stream(this.db.reader, builder);
+    const rows = this.db.dialect.stream(this.db.reader, builder, query.limit);
     const dialect = this.db.dialect;
     return {
       async *[Symbol.asyncIterator]() {

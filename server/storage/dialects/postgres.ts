@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Comparison, Dialect, JsonSource, Row, ScalarType } from '../dialect.js';
+import type { KeyReader } from '../key-reader.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
 const STREAM_BATCH = 200;
@@ -207,6 +208,10 @@ export class PostgresDialect implements Dialect {
     }
   }
 
+  keyReader(reader: Knex): KeyReader {
+    return new PostgresKeyReader(reader);
+  }
+
   async *stream(_knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row> {
     // knex streams through pg-query-stream: a portal that fetches STREAM_BATCH rows at a time,
     // the next batch only once the consumer has taken the last. Started here, on first read, so
@@ -221,6 +226,10 @@ export class PostgresDialect implements Dialect {
 
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string {
     return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (kind, (${column} #>> ${jsonPath(segments)}) COLLATE "C")`;
+  }
+
+  async describeLookupIndexes(): Promise<void> {
+    // Autovacuum's ANALYZE measures expression indexes on real data: the planner knows.
   }
 
   async listExpressionIndexes(knex: Knex): Promise<string[]> {
@@ -268,5 +277,42 @@ export class PostgresDialect implements Dialect {
   byteOrder(expression: string): string {
     // Code-point order, as SQLite compares, whatever the database's collation.
     return `${expression} COLLATE "C"`;
+  }
+}
+
+/** The parts of a pooled `pg` client a key lookup uses. */
+interface PgQueryable {
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: Row[] }>;
+}
+
+/**
+ * Key lookups as named prepared statements on the reader pool's connections: pg prepares each
+ * name once per session and afterwards sends only the values. The pool (and so its timeouts,
+ * which turn an outage into 503s) is knex's.
+ */
+class PostgresKeyReader implements KeyReader {
+  private readonly statements = new Map<string, { name: string; text: string }>();
+
+  constructor(private readonly knex: Knex) {}
+
+  async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      let n = 0;
+      statement = { name: `topocat_key_${this.statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      this.statements.set(sql, statement);
+    }
+    const client = this.knex.client as { acquireConnection(): Promise<PgQueryable>; releaseConnection(c: PgQueryable): Promise<void> };
+    const connection = await client.acquireConnection();
+    try {
+      const result = await connection.query({ ...statement, values: bindings });
+      return result.rows[0];
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  }
+
+  async close(): Promise<void> {
+    // The statements live in the pool's sessions, which close with the pool.
   }
 }

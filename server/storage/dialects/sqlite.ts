@@ -1,11 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import sqlite3 from 'sqlite3';
 import type { Database, Statement } from 'sqlite3';
 import type { Comparison, Dialect, JsonSource, Row, ScalarType } from '../dialect.js';
+import type { KeyReader } from '../key-reader.js';
 
-/** Rows fetched per round trip to the SQLite thread while streaming. */
+/** Most rows stepped at once while streaming (see stream()). */
 const STREAM_BATCH = 128;
+/** A result bounded by a LIMIT of at most this many rows is read in one job. */
+const READ_WHOLE_LIMIT = 1_000;
 
 /** `$."a"."b"`: a JSON path literal for json_extract; segments never contain quotes. */
 function jsonPath(segments: readonly string[]): string {
@@ -133,8 +137,15 @@ export class SqliteDialect implements Dialect {
     return work();
   }
 
-  async *stream(knex: Knex, query: Knex.QueryBuilder): AsyncIterable<Row> {
+  keyReader(_reader: Knex, poolMax: number): KeyReader {
+    return new SqliteKeyReader(this.filename, poolMax);
+  }
+
+  async *stream(knex: Knex, query: Knex.QueryBuilder, limit?: number): AsyncIterable<Row> {
     // knex's sqlite3 stream() reads the whole result into memory first; step a statement instead.
+    // Every step is a job on the driver's threads (tens of µs), so a result that a small LIMIT
+    // bounds is read in one job, and otherwise the steps queued at once grow from 1 to
+    // STREAM_BATCH: a one-row answer costs three jobs, not STREAM_BATCH.
     const { sql, bindings } = query.toSQL().toNative();
     const client = knex.client as { acquireConnection(): Promise<Database>; releaseConnection(c: Database): Promise<void> };
     const connection = await client.acquireConnection();
@@ -144,11 +155,15 @@ export class SqliteDialect implements Dialect {
         const s: Statement = connection.prepare(sql, bindings as unknown[], (error) => (error ? reject(error) : resolve(s)));
       });
       const prepared = statement;
+      if (limit !== undefined && limit <= READ_WHOLE_LIMIT) {
+        yield* await new Promise<Row[]>((resolve, reject) => prepared.all((error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows))));
+        return;
+      }
       const step = (): Promise<Row | undefined> =>
         new Promise((resolve, reject) => prepared.get((error: Error | null, row?: Row) => (error ? reject(error) : resolve(row))));
-      for (;;) {
-        // Queue a batch of steps at once; the statement runs them in order on its thread.
-        const rows = await Promise.all(Array.from({ length: STREAM_BATCH }, step));
+      for (let batch = 1; ; batch = Math.min(batch * 2, STREAM_BATCH)) {
+        // The statement runs the queued steps in order on its thread.
+        const rows = await Promise.all(Array.from({ length: batch }, step));
         for (const row of rows) {
           if (row === undefined) return;
           yield row;
@@ -162,6 +177,21 @@ export class SqliteDialect implements Dialect {
 
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string {
     return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (kind, json_extract(${column}, ${jsonPath(segments)}))`;
+  }
+
+  async describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void> {
+    // Without statistics SQLite prefers the (kind, ts) index, which yields rows already in list
+    // order, and filters every row of the kind: at 100,000 nodes a `?name=` query read them all.
+    // sqlite_stat1 is the documented way to inform the planner; a row per index that ANALYZE
+    // has not measured says "a million rows, 100,000 per kind, 2 per value of the field".
+    // ANALYZE of the schema table alone creates sqlite_stat1 and, afterwards, reloads it.
+    await knex.raw('ANALYZE sqlite_schema');
+    const described = new Set((await knex('sqlite_stat1').select('idx').where('tbl', table)).map((row: { idx: string }) => row.idx));
+    const missing = lookupIndexes.filter((name) => !described.has(name));
+    if (missing.length === 0) return;
+    await knex('sqlite_stat1').insert(missing.map((idx) => ({ tbl: table, idx, stat: '1000000 100000 2' })));
+    // Connections opened from now on read the new rows; this one reloads them here.
+    await knex.raw('ANALYZE sqlite_schema');
   }
 
   async listExpressionIndexes(knex: Knex): Promise<string[]> {
@@ -186,5 +216,76 @@ export class SqliteDialect implements Dialect {
 
   byteOrder(expression: string): string {
     return expression;
+  }
+}
+
+interface KeyConnection {
+  readonly database: Database;
+  readonly statements: Map<string, Promise<Statement>>;
+}
+
+function openKeyConnection(filename: string): Promise<KeyConnection> {
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(filename, sqlite3.OPEN_READWRITE, (error) => {
+      if (error) return reject(error);
+      // query_only: these connections never write, whatever SQL reaches them.
+      database.exec('PRAGMA busy_timeout = 10000; PRAGMA query_only = 1;', (e) => (e ? reject(e) : resolve({ database, statements: new Map() })));
+    });
+  });
+}
+
+/**
+ * Key lookups on connections of their own, opened on first use and taken in turn: sqlite3 runs
+ * one connection's statements one after another on its worker threads, so several connections
+ * let lookups overlap, and WAL lets them read while the writer writes. sqlite3 cannot close a
+ * connection that has live statements, so this reader, which prepared them, finalizes them.
+ */
+class SqliteKeyReader implements KeyReader {
+  private connections: Promise<KeyConnection[]> | undefined;
+  private turn = 0;
+
+  constructor(
+    private readonly filename: string,
+    private readonly size: number,
+  ) {}
+
+  private open(): Promise<KeyConnection[]> {
+    if (!this.connections) {
+      const opening = Promise.all(Array.from({ length: this.size }, () => openKeyConnection(this.filename)));
+      // A failed open (the file is gone, the disk is full) is retried by the next lookup.
+      opening.catch(() => {
+        if (this.connections === opening) this.connections = undefined;
+      });
+      this.connections = opening;
+    }
+    return this.connections;
+  }
+
+  async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+    const connections = await this.open();
+    const connection = connections[this.turn++ % connections.length]!;
+    let statement = connection.statements.get(sql);
+    if (!statement) {
+      statement = new Promise<Statement>((resolve, reject) => {
+        const prepared: Statement = connection.database.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
+      });
+      connection.statements.set(sql, statement);
+      statement.catch(() => connection.statements.delete(sql));
+    }
+    const prepared = await statement;
+    // all(), not get(): get() leaves the statement mid-result, and its open read transaction
+    // would pin the connection's snapshot, so later lookups there would read stale rows.
+    const rows = await new Promise<Row[]>((resolve, reject) => prepared.all(bindings as unknown[], (error: Error | null, result: Row[]) => (error ? reject(error) : resolve(result))));
+    return rows[0];
+  }
+
+  async close(): Promise<void> {
+    const connections = await this.connections?.catch(() => undefined);
+    this.connections = undefined;
+    for (const connection of connections ?? []) {
+      const statements = await Promise.allSettled(connection.statements.values());
+      for (const s of statements) if (s.status === 'fulfilled') await new Promise<void>((resolve) => s.value.finalize(() => resolve()));
+      await new Promise<void>((resolve, reject) => connection.database.close((error) => (error ? reject(error) : resolve())));
+    }
   }
 }

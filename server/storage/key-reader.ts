@@ -1,0 +1,15 @@
+import type { Row } from './dialect.js';
+
+/**
+ * Single-row reads by key, the hot path of every GET: each distinct SQL text is prepared once per
+ * connection and run without the query builder. Building, compiling and running a query through
+ * knex costs several times the lookup itself (measured: about 19,000 knex `first()` calls per
+ * second against 160,000 prepared lookups on the same SQLite file), so the reads a request
+ * always makes bypass it. SQL is written with `?` placeholders; each dialect adapts them.
+ */
+export interface KeyReader {
+  /** The first row `sql` yields for `bindings`, or undefined. */
+  one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined>;
+  /** Release the prepared statements and any connections of its own. */
+  close(): Promise<void>;
+}
