@@ -1,0 +1,40 @@
+import type { CatalogShape } from '../workloads/catalog.js';
+
+/** How big a run is: the full sizes of the issue, or --quick's smoke sizes. */
+export interface Sizes {
+  readonly nodes: number;
+  readonly catalog: CatalogShape;
+  /** Length of each throughput measurement (after its warm-up). */
+  readonly throughputSeconds: number;
+  /** Length of each latency measurement (after its warm-up). */
+  readonly latencySeconds: number;
+  /** Runs of `npm run generate` (and of --check); the median counts. */
+  readonly generateRuns: number;
+}
+
+export const FULL: Sizes = {
+  nodes: 100_000,
+  catalog: { projects: 100, experimentsPerProject: 10, collectionsPerExperiment: 100 },
+  throughputSeconds: 10,
+  latencySeconds: 5,
+  generateRuns: 3,
+};
+
+export const QUICK: Sizes = {
+  nodes: 2_000,
+  catalog: { projects: 2, experimentsPerProject: 5, collectionsPerExperiment: 20 },
+  throughputSeconds: 1,
+  latencySeconds: 1,
+  generateRuns: 1,
+};
+
+export interface BenchContext {
+  readonly sizes: Sizes;
+  /** Scratch directory of this run: databases, logs, peer inputs. */
+  readonly dir: string;
+  /** Headers every request to topocat carries (the bearer token). */
+  readonly auth: Readonly<Record<string, string>>;
+  readonly token: string;
+  /** Progress for the person watching, on stderr. */
+  log(message: string): void;
+}

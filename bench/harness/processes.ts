@@ -1,0 +1,125 @@
+/**
+ * The processes a benchmark measures: topocat's server and the peers, each a child process of its
+ * own (so each gets a core as a deployment would), logging to a file rather than to a pipe the
+ * runner would have to drain while it also drives the load.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** dist/, where the compiled server and peers live. */
+export const distRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The project checkout (dist/..). */
+export const projectRoot = path.resolve(distRoot, '..');
+
+export interface Measured {
+  readonly url: string;
+  readonly pid: number;
+  /** Resident memory of the process and its children (cluster workers), in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function rssOfPid(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kib === undefined ? 0 : Number(kib) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Direct children of `pid`: cluster workers belong to the measured server. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // Without the children file (older kernels), scan /proc for processes whose parent is pid.
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((candidate) => {
+        try {
+          return Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${candidate}/status`, 'utf8'))?.[1]) === pid;
+        } catch {
+          return false;
+        }
+      });
+  }
+}
+
+export function treeRss(pid: number): number {
+  return rssOfPid(pid) + childrenOf(pid).reduce((sum, child) => sum + treeRss(child), 0);
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${path.basename(logFile)}: exited with ${child.exitCode ?? child.signalCode} before answering\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${url} did not answer within ${timeoutMs} ms\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+}
+
+export interface LaunchOptions {
+  /** Compiled entry point, relative to dist/. */
+  readonly entry: string;
+  readonly args?: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly port: number;
+  /** Path polled until it answers below 500. */
+  readonly readyPath: string;
+  /** Where stdout and stderr go. */
+  readonly logFile: string;
+}
+
+/** Start a process and resolve once it answers on `readyPath`. */
+export async function launch(options: LaunchOptions): Promise<Measured> {
+  const out = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [path.join(distRoot, options.entry), ...(options.args ?? [])], {
+    env: { PATH: process.env.PATH ?? '', ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${options.port}`;
+  await waitUntilAnswering(`${url}${options.readyPath}`, child, options.logFile, 60_000);
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    rss: () => treeRss(pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}

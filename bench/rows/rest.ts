@@ -1,0 +1,167 @@
+/**
+ * The REST rows: loading (POST arrays), GET one node against the bare-Koa ceiling, the two
+ * attribute queries, the list of every node, and single POSTs. They share one server and one
+ * data set, in this order, so reads see exactly the loaded nodes.
+ */
+import { writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import path from 'node:path';
+import type { BenchContext } from '../harness/context.js';
+import { latency, throughput } from '../harness/load.js';
+import type { Measured } from '../harness/processes.js';
+import { count, mib, ms, ratio, seconds, type Row } from '../harness/report.js';
+import { startPeer } from '../harness/topocat.js';
+import { INSTITUTIONS, institution, newNode, node, nodeId, nodeName } from '../workloads/topology.js';
+
+const ARRAY = 1_000;
+
+function randomPaths(total: number, make: (i: number) => string, n = 10_000): string[] {
+  return Array.from({ length: n }, () => make(Math.floor(Math.random() * total)));
+}
+
+async function loadNodes(ctx: BenchContext, server: Measured): Promise<Row> {
+  let failures = 0;
+  const started = performance.now();
+  for (let first = 0; first < ctx.sizes.nodes; first += ARRAY) {
+    const batch = Array.from({ length: Math.min(ARRAY, ctx.sizes.nodes - first) }, (_, k) => node(first + k));
+    const response = await fetch(`${server.url}/nodes`, { method: 'POST', headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    await response.arrayBuffer();
+    if (response.status !== 201) failures++;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const perSecond = ctx.sizes.nodes / elapsed;
+  return {
+    row: `REST POST an array of ${count(ARRAY)} nodes (${count(ctx.sizes.nodes)} loaded, one request at a time)`,
+    result: `${count(perSecond)} nodes/s (${seconds(elapsed)} in all)`,
+    target: 'report',
+    met: undefined,
+    figures: { nodesPerSecond: perSecond, seconds: elapsed },
+    failures,
+  };
+}
+
+async function getOne(ctx: BenchContext, server: Measured): Promise<Row> {
+  const paths = randomPaths(ctx.sizes.nodes, (i) => `/nodes/${nodeId(i)}`);
+  // The ceiling serves the very bytes and Content-Type topocat answers with.
+  const sample = await fetch(`${server.url}${paths[0]}`, { headers: ctx.auth });
+  const bodyFile = path.join(ctx.dir, 'ceiling-node.json');
+  writeFileSync(bodyFile, await sample.text());
+  const ceiling = await startPeer(ctx.dir, 'bare-koa', { PEER_BODY_FILE: bodyFile, PEER_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json' }, paths[0]!);
+  try {
+    const bare = await throughput({ url: ceiling.url, paths, seconds: ctx.sizes.throughputSeconds });
+    const ours = await throughput({ url: server.url, paths, headers: ctx.auth, seconds: ctx.sizes.throughputSeconds });
+    const r = ours.requestsPerSecond / bare.requestsPerSecond;
+    return {
+      row: `REST GET one node (random of ${count(ctx.sizes.nodes)}), SQLite, full middleware (access log, bearer token, ETag)`,
+      result: `${count(ours.requestsPerSecond)} req/s; bare Koa from memory ${count(bare.requestsPerSecond)} req/s; ratio ${ratio(r)}`,
+      target: 'ratio ≥ 0.75',
+      met: r >= 0.75,
+      figures: { requestsPerSecond: ours.requestsPerSecond, ceilingRequestsPerSecond: bare.requestsPerSecond, ratio: r },
+      failures: ours.failures + bare.failures,
+    };
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+function lengthIs(expected: number): (body: string) => boolean {
+  return (body) => (JSON.parse(body) as unknown[]).length === expected;
+}
+
+async function queries(ctx: BenchContext, server: Measured): Promise<Row[]> {
+  const byName = await latency({
+    url: server.url,
+    headers: ctx.auth,
+    seconds: ctx.sizes.latencySeconds,
+    path: () => `/nodes?name=${nodeName(Math.floor(Math.random() * ctx.sizes.nodes))}`,
+    check: lengthIs(1),
+  });
+  const perInstitution = Math.floor(ctx.sizes.nodes / INSTITUTIONS);
+  const byInstitution = await latency({
+    url: server.url,
+    headers: ctx.auth,
+    seconds: ctx.sizes.latencySeconds,
+    path: (i) => `/nodes?location.institution=${institution(i)}&limit=100`,
+    check: lengthIs(Math.min(100, perInstitution)),
+  });
+  const row = (query: string, l: typeof byName): Row => ({
+    row: `REST query \`${query}\` over ${count(ctx.sizes.nodes)} nodes (one client, back to back)`,
+    result: `p50 ${ms(l.p50)}, p99 ${ms(l.p99)} (${count(l.count)} queries)`,
+    target: 'p50 < 5 ms',
+    met: l.p50 < 5,
+    figures: { p50Ms: l.p50, p99Ms: l.p99, queries: l.count },
+    failures: l.failures,
+  });
+  return [row('?name=X', byName), row('?location.institution=Y&limit=100', byInstitution)];
+}
+
+/** GET the whole collection, reading it as it streams, and watch the server's memory meanwhile. */
+async function listAll(ctx: BenchContext, server: Measured): Promise<Row> {
+  const baseline = server.rss();
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, server.rss());
+  }, 20);
+  const started = performance.now();
+  const MARK = '"selfRef":';
+  const { items, status } = await new Promise<{ items: number; status: number }>((resolve, reject) => {
+    get(`${server.url}/nodes`, { headers: ctx.auth }, (res) => {
+      let items = 0;
+      let tail = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        // Count documents without parsing 40 MB: each has one selfRef; a mark may straddle chunks.
+        const text = tail + chunk;
+        for (let at = text.indexOf(MARK); at !== -1; at = text.indexOf(MARK, at + MARK.length)) items++;
+        tail = text.slice(-(MARK.length - 1));
+      });
+      res.on('end', () => resolve({ items, status: res.statusCode ?? 0 }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, server.rss());
+  const growth = peak - baseline;
+  return {
+    row: `REST list of all ${count(ctx.sizes.nodes)} nodes (streamed)`,
+    result: `${seconds(elapsed)}; server RSS ${mib(baseline)} → peak ${mib(peak)}, growth ${mib(growth)}`,
+    target: '< 50 MiB growth',
+    met: growth < 50 * 2 ** 20,
+    figures: { seconds: elapsed, rssBaselineBytes: baseline, rssPeakBytes: peak, rssGrowthBytes: growth },
+    failures: status === 200 && items === ctx.sizes.nodes ? 0 : 1,
+  };
+}
+
+async function postOne(ctx: BenchContext, server: Measured): Promise<Row> {
+  const result = await throughput({
+    url: server.url,
+    paths: ['/nodes'],
+    method: 'POST',
+    headers: { ...ctx.auth, 'content-type': 'application/json' },
+    body: JSON.stringify(newNode()),
+    seconds: ctx.sizes.throughputSeconds,
+  });
+  return {
+    row: 'REST POST one node (16 connections)',
+    result: `${count(result.requestsPerSecond)} nodes/s`,
+    target: 'report',
+    met: undefined,
+    figures: { nodesPerSecond: result.requestsPerSecond },
+    failures: result.failures,
+  };
+}
+
+export async function restRows(ctx: BenchContext, server: Measured): Promise<Row[]> {
+  ctx.log(`loading ${count(ctx.sizes.nodes)} nodes`);
+  const load = await loadNodes(ctx, server);
+  ctx.log('GET one node, and the bare-Koa ceiling');
+  const one = await getOne(ctx, server);
+  ctx.log('queries');
+  const q = await queries(ctx, server);
+  ctx.log('list of all nodes');
+  const list = await listAll(ctx, server);
+  ctx.log('POST one node');
+  const post = await postOne(ctx, server);
+  return [one, post, load, ...q, list];
+}

@@ -1,0 +1,82 @@
+/**
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,generate]`
+ *
+ * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
+ * of its own on a scratch SQLite database, loads the data through the interfaces, runs the loads,
+ * stops everything and prints one Markdown table. Headline figures are ratios measured in the
+ * same run, since absolute rates on a shared machine are noise. --quick uses smoke sizes (CI
+ * runs it to prove the benchmark works; its figures mean nothing).
+ *
+ * Exit status: 1 when any request of any row failed (the figures would be of the wrong thing);
+ * a missed target is reported in the table, not by the exit status.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { FULL, QUICK, type BenchContext } from './harness/context.js';
+import { describeMachine, machine, table, type Row } from './harness/report.js';
+import { startTopocat } from './harness/topocat.js';
+import { catalogRows } from './rows/catalog.js';
+import { generateRows } from './rows/generate.js';
+import { restRows } from './rows/rest.js';
+import { workersRow } from './rows/workers.js';
+import { DN } from './workloads/catalog.js';
+
+const GROUPS = ['rest', 'catalog', 'workers', 'generate'] as const;
+type Group = (typeof GROUPS)[number];
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const only = new Set((values.only?.split(',') ?? GROUPS) as Group[]);
+for (const group of only) if (!GROUPS.includes(group)) throw new Error(`--only: unknown group "${group}"; groups are ${GROUPS.join(', ')}`);
+if (only.has('workers') && !only.has('rest')) throw new Error('--only: workers reads the nodes the rest group loads');
+
+const dir = mkdtempSync(path.join(tmpdir(), 'topocat-bench-'));
+const token = `tc_${randomBytes(32).toString('base64url')}`;
+const ctx: BenchContext = {
+  sizes: values.quick ? QUICK : FULL,
+  dir,
+  token,
+  auth: { authorization: `Bearer ${token}` },
+  log: (message) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`),
+};
+
+async function main(): Promise<number> {
+  const rows: Row[] = [];
+  const started = performance.now();
+  if (only.has('rest') || only.has('catalog')) {
+    const server = await startTopocat({ dir, token, dn: DN, label: 'topocat' });
+    try {
+      if (only.has('rest')) rows.push(...(await restRows(ctx, server)));
+      if (only.has('catalog')) rows.push(...(await catalogRows(ctx, server)));
+    } finally {
+      await server.stop();
+    }
+  }
+  if (only.has('workers')) rows.push(await workersRow(ctx, DN));
+  if (only.has('generate')) rows.push(...generateRows(ctx));
+
+  const m = machine();
+  const minutes = (performance.now() - started) / 60_000;
+  console.log(`\n${values.quick ? 'QUICK RUN (smoke sizes; the figures mean nothing)\n' : ''}Machine: ${describeMachine(m)}; ${minutes.toFixed(1)} min\n`);
+  console.log(table(rows));
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ quick: values.quick, machine: m, rows }, null, 2)}\n`);
+  const failed = rows.filter((r) => r.failures > 0);
+  if (failed.length > 0) console.error(`\n${failed.length} row(s) had failed requests; see the logs in ${dir}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} finally {
+  if (!values.keep && process.exitCode === 0) rmSync(dir, { recursive: true, force: true });
+  else ctx.log(`scratch directory kept: ${dir}`);
+}
