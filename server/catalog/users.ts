@@ -77,7 +77,7 @@ function checkMayManage(call: CatalogCall, caller: string, dn: string): void {
 }
 
 export async function checkStatus(deps: CatalogDependencies, _request: CheckStatusRequest): Promise<CheckStatusResponse> {
-  const counts = await deps.store.read((r) => r.counts());
+  const counts = await deps.store.counts();
   return {
     catalogStat: [
       { name: 'version', value: deps.version },

@@ -65,6 +65,12 @@ export class CatalogReads {
     protected readonly dialect: Dialect,
   ) {}
 
+  /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
+  private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
+    const row = (await from.first(this.knex.raw(`${this.dialect.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+    return JSON.parse(row.rows) as T[];
+  }
+
   private objects(): Knex.QueryBuilder {
     return this.knex({ o: OBJECTS }).leftJoin({ parent: OBJECTS }, 'parent.id', 'o.parent_id').select(OBJECT_COLUMNS);
   }
@@ -79,12 +85,6 @@ export class CatalogReads {
 
   async userExists(dn: string): Promise<boolean> {
     return (await this.knex(USERS).first('dn').where({ dn })) !== undefined;
-  }
-
-  async counts(): Promise<{ users: number; objects: number }> {
-    const users = (await this.knex(USERS).count({ n: '*' }).first()) as { n: number | string };
-    const objects = (await this.knex(OBJECTS).count({ n: '*' }).first()) as { n: number | string };
-    return { users: Number(users.n), objects: Number(objects.n) };
   }
 
   async object(guid: string): Promise<ObjectRecord | undefined> {
@@ -159,27 +159,22 @@ export class CatalogReads {
     const properties: PropertyRecord[] = [];
     const elements: ElementRecord[] = [];
     for (const part of chunks(objectIds)) {
-      const propertyRows = (await this.knex(PROPERTIES)
-        .select('id', 'object_id', 'parent_property_id', 'name', 'source', 'position')
-        .whereIn('object_id', part)
-        .orderBy('id')) as { id: number | string; object_id: number | string; parent_property_id: number | string | null; name: string; source: string; position: number | string }[];
-      for (const row of propertyRows) {
-        properties.push({
-          id: Number(row.id),
-          objectId: Number(row.object_id),
-          parentPropertyId: row.parent_property_id === null ? null : Number(row.parent_property_id),
-          name: row.name,
-          source: row.source,
-          position: Number(row.position),
-        });
+      // Two rows of JSON text rather than a row object per property and per element.
+      const propertyRows = await this.jsonRows<[number, number, number | null, string, string, number]>(
+        this.knex(PROPERTIES).whereIn('object_id', part),
+        ['id', 'object_id', 'parent_property_id', 'name', 'source', 'position'],
+        'id',
+      );
+      for (const [id, objectId, parentPropertyId, name, source, position] of propertyRows) {
+        properties.push({ id: Number(id), objectId: Number(objectId), parentPropertyId: parentPropertyId === null ? null : Number(parentPropertyId), name, source, position: Number(position) });
       }
-      const elementRows = (await this.knex({ e: ELEMENTS })
-        .join({ p: PROPERTIES }, 'p.id', 'e.property_id')
-        .select('e.property_id', 'e.name', 'e.source', 'e.text_value', 'e.shorthand')
-        .whereIn('p.object_id', part)
-        .orderBy(['e.property_id', 'e.ordinal'])) as { property_id: number | string; name: string; source: string; text_value: string; shorthand: boolean | number }[];
-      for (const row of elementRows) {
-        elements.push({ propertyId: Number(row.property_id), name: row.name, source: row.source, value: row.text_value, shorthand: Boolean(row.shorthand) });
+      const elementRows = await this.jsonRows<[number, string, string, string, boolean | number]>(
+        this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part),
+        ['e.property_id', 'e.name', 'e.source', 'e.text_value', 'e.shorthand'],
+        'e.property_id, e.ordinal',
+      );
+      for (const [propertyId, name, source, value, shorthand] of elementRows) {
+        elements.push({ propertyId: Number(propertyId), name, source, value, shorthand: Boolean(shorthand) });
       }
     }
     return { properties, elements };
@@ -371,6 +366,19 @@ export class CatalogWrites extends CatalogReads {
  */
 export class CatalogStore {
   constructor(private readonly db: Database) {}
+
+  /**
+   * How many users and objects there are: one statement, so one snapshot, run by the key reader
+   * (a status probe is called often, and knex's transaction would cost more than the counts).
+   */
+  async counts(): Promise<{ users: number; objects: number }> {
+    try {
+      const row = (await this.db.keys.one(`SELECT (SELECT COUNT(*) FROM ${USERS}) AS users, (SELECT COUNT(*) FROM ${OBJECTS}) AS objects`, [])) as { users: number | string; objects: number | string };
+      return { users: Number(row.users), objects: Number(row.objects) };
+    } catch (error) {
+      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+    }
+  }
 
   async read<T>(work: (reads: CatalogReads) => Promise<T>): Promise<T> {
     try {

@@ -142,6 +142,11 @@ export class PostgresDialect implements Dialect {
     }
   }
 
+  jsonRows(columns: readonly string[], orderBy: string): string {
+    // json_agg of no rows is NULL; as text, so pg hands over the string rather than parsing it.
+    return `COALESCE(json_agg(json_build_array(${columns.join(', ')}) ORDER BY ${orderBy}), '[]'::json)::text`;
+  }
+
   bindValue(value: string | number | boolean): unknown {
     return value;
   }

@@ -101,6 +101,10 @@ export class SqliteDialect implements Dialect {
     return `(${jsonType} IN ${JSON_TYPES[type]} AND ${value} ${right})`;
   }
 
+  jsonRows(columns: readonly string[], orderBy: string): string {
+    return `json_group_array(json_array(${columns.join(', ')}) ORDER BY ${orderBy})`;
+  }
+
   bindValue(value: string | number | boolean, type: ScalarType): unknown {
     return type === 'boolean' ? (value ? 1 : 0) : value;
   }
