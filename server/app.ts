@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import { kinds } from '../generated/rest/kinds.js';
 import { mountRoutes } from '../generated/rest/routes/index.js';
 import { createDispatcher, type CatalogService } from '../generated/soap/service.js';
-import { authentication, authorize, scopeOf, type Authenticator } from './auth.js';
+import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
@@ -46,14 +46,9 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
   const router = new Router();
   mountDiscovery(router, { kinds, representations, store, baseUrl, schemaBase });
 
-  const handlers = createRestHandlers({ store, representations, limits: config.limits });
-  const resources = new Router();
-  // Every collection route needs the scope of its method; discovery stays open.
-  resources.use(async (ctx, next) => {
-    authorize(ctx, scopeOf(ctx.method));
-    await next();
-  });
-  mountRoutes(resources, handlers);
+  // Discovery and the collections share one router, so a request is routed once; the
+  // collection handlers check the scope of their method, and discovery stays open.
+  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits }));
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
   const soap = new Router();
@@ -68,9 +63,7 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
   });
 
   app.use(router.routes());
-  app.use(resources.routes());
   app.use(soap.routes());
-  app.use(resources.allowedMethods());
   app.use(router.allowedMethods());
   app.use(soap.allowedMethods());
   return app;

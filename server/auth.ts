@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { HttpError } from './http/errors.js';
-import { findToken, TOKEN_SCOPES, type TokenEntry, type TokenScope } from './tokens.js';
+import { findToken, storedDigest, TOKEN_SCOPES, type TokenEntry, type TokenScope } from './tokens.js';
 
 /** The scopes a REST operation needs (rest-contract §8). */
 export type Scope = Exclude<TokenScope, 'admin'>;
@@ -48,15 +48,23 @@ export class CredentialsRejected extends Error {
  */
 export class BearerTokens implements Authenticator {
   readonly open = false;
-  constructor(private readonly entries: readonly TokenEntry[]) {}
+  /** Each token's digest as bytes and its principal, made once rather than on every request. */
+  private readonly known: readonly { readonly digest: Buffer; readonly principal: Principal }[];
+
+  constructor(entries: readonly TokenEntry[]) {
+    this.known = entries.map((entry) => ({
+      digest: storedDigest(entry),
+      principal: { name: entry.name, scopes: new Set(entry.scopes), ...(entry.dn !== undefined ? { dn: entry.dn } : {}) },
+    }));
+  }
 
   authenticate(authorization: string | undefined): Principal | undefined {
     if (authorization === undefined) return undefined;
     const match = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i.exec(authorization);
     if (!match) throw new CredentialsRejected('expected Authorization: Bearer <token>');
-    const entry = findToken(this.entries, match[1]!);
-    if (!entry) throw new CredentialsRejected('unknown token');
-    return { name: entry.name, scopes: new Set(entry.scopes), ...(entry.dn !== undefined ? { dn: entry.dn } : {}) };
+    const known = findToken(this.known, match[1]!);
+    if (!known) throw new CredentialsRejected('unknown token');
+    return known.principal;
   }
 }
 

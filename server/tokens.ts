@@ -83,16 +83,25 @@ export function loadTokens(env: Readonly<Record<string, string | undefined>>): T
   return entries;
 }
 
+/** The SHA-256 digest of a presented token, as bytes: what a stored hash holds in hex. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** The bytes of a stored `sha256:<hex>` hash (parseTokens has checked its form). */
+export function storedDigest(entry: TokenEntry): Buffer {
+  return Buffer.from(entry.hash.slice('sha256:'.length), 'hex');
+}
+
 /**
- * Find the entry whose hash matches, comparing every entry in constant time so that the
- * time taken says nothing about which stored hash came close.
+ * The candidate whose digest matches the presented token's, comparing every candidate in
+ * constant time so that the time taken says nothing about which stored digest came close.
  */
-export function findToken(entries: readonly TokenEntry[], token: string): TokenEntry | undefined {
-  const presented = Buffer.from(hashToken(token));
-  let found: TokenEntry | undefined;
-  for (const entry of entries) {
-    const stored = Buffer.from(entry.hash);
-    if (stored.length === presented.length && timingSafeEqual(stored, presented) && found === undefined) found = entry;
+export function findToken<T extends { readonly digest: Buffer }>(candidates: readonly T[], token: string): T | undefined {
+  const presented = tokenDigest(token);
+  let found: T | undefined;
+  for (const candidate of candidates) {
+    if (timingSafeEqual(candidate.digest, presented) && found === undefined) found = candidate;
   }
   return found;
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { KindDescriptor, RestHandlers } from '../../generated/rest/handler.js';
+import { authorize, scopeOf } from '../auth.js';
 import type { Limits } from '../config.js';
 import { HttpError, badRequest, notFound } from '../http/errors.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../storage/errors.js';
@@ -244,5 +245,16 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
     ctx.status = 204;
   };
 
-  return { create, list, read, replace, patch, remove } as RestHandlers;
+  /** Every collection operation needs the scope of its method (rest-contract §8). */
+  const guarded =
+    (operation: (kind: KindDescriptor) => RouterMiddleware) =>
+    (kind: KindDescriptor): RouterMiddleware => {
+      const handle = operation(kind);
+      return (ctx, next) => {
+        authorize(ctx, scopeOf(ctx.method));
+        return handle(ctx, next);
+      };
+    };
+
+  return { create: guarded(create), list: guarded(list), read: guarded(read), replace: guarded(replace), patch: guarded(patch), remove: guarded(remove) } as RestHandlers;
 }
