@@ -69,6 +69,15 @@ export interface Dialect {
    */
   lockResources(trx: Knex.Transaction, scope: string, keys: readonly string[]): Promise<void>;
 
+  /** Rows of a counters table (see rowCountTriggers): writers spread over them. */
+  readonly counterShards: number;
+  /**
+   * Triggers that keep the column `column` of table `counters` (rows keyed by `shard`, summed
+   * when read) equal to the number of rows of `table`, within every writing transaction.
+   * Created before the column is filled in, their DDL locks keep writers out until it is.
+   */
+  rowCountTriggers(table: string, counters: string, column: string): { readonly create: readonly string[]; readonly drop: readonly string[] };
+
   /** Whatever must exist before the migrations can run (PostgreSQL: the schema of the URL). */
   prepare(knex: Knex): Promise<void>;
   /**

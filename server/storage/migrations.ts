@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { catalogMigration } from './catalog/tables.js';
+import { catalogCountsMigration, catalogMigration } from './catalog/tables.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -45,6 +45,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
       },
     },
     '0002_catalog': catalogMigration,
+    '0003_catalog_counts': catalogCountsMigration(dialect),
   };
 }
 

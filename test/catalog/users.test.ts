@@ -35,6 +35,31 @@ describe('SOAP catalog: users, whiteboards and the status policy', function () {
     assert.equal(after.get('objects'), Number(stats.get('objects')) + 1, 'the whiteboard');
   });
 
+  it('checkStatus counts follow creates, subtree deletes, moves and user deletes', async () => {
+    const counts = async () =>
+      new Map(((await admin.checkStatus({ errorDeliveryMethod: DIRECT })).catalogStat ?? []).filter((s) => s.name !== 'version' && s.name !== 'startTime').map((s) => [s.name, Number(s.value)]));
+    const start = await counts();
+    const counter = 'CN=Counter,O=Example';
+    await admin.createUser({ catalogUser: [{ userId: counter }, { userId: 'CN=Counter2,O=Example' }], errorDeliveryMethod: DIRECT });
+    const counterClient = catalog.client(counter);
+    assertStatus(
+      (
+        await counterClient.createObject({
+          catalogData: [object('cnt/p', 'PROJECT'), object('cnt/e', 'EXPERIMENT', 'cnt/p'), object('cnt/c1', 'COLLECTION', 'cnt/e'), object('cnt/c2', 'COLLECTION', 'cnt/e', [property('grid', { dx: '1' })])],
+          errorDeliveryMethod: DIRECT,
+        })
+      ).catalogOperationStatus,
+      'OPERATION_SUCCESSFUL',
+    );
+    // Two users, each with a whiteboard, and four objects.
+    assert.deepEqual(await counts(), new Map([['users', start.get('users')! + 2], ['objects', start.get('objects')! + 6]]));
+    assertStatus((await counterClient.moveObject({ objectId: 'cnt/c2', parentId: 'cnt/p', errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
+    assertStatus((await counterClient.deleteObject({ objectId: ['cnt/e'], errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
+    assert.deepEqual(await counts(), new Map([['users', start.get('users')! + 2], ['objects', start.get('objects')! + 4]]), 'the experiment and its collection');
+    assertStatus((await admin.deleteUser({ deletedUserId: [counter, 'CN=Counter2,O=Example'], errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
+    assert.deepEqual(await counts(), start);
+  });
+
   // Every operation but checkStatus needs the caller's DN; without it, the operation's fatal
   // code with cause MISSING_DN, and the elements the schema requires anyway.
   const withoutDn: [string, (c: CatalogServiceClient) => Promise<{ catalogOperationStatus: CatalogOperationStatusType }>, CatalogStatusType, (r: any) => void][] = [

@@ -5,7 +5,7 @@ import { ResourceConflict, StorageUnavailable } from '../errors.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
 import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
-import { CLOSURE, CONTACT_COLUMNS, ELEMENTS, OBJECTS, PROPERTIES, USERS, type ContactColumn } from './tables.js';
+import { CLOSURE, CONTACT_COLUMNS, COUNTS, ELEMENTS, OBJECTS, PROPERTIES, USERS, type ContactColumn } from './tables.js';
 import { folded, numberValue, textKey, timeValue } from './values.js';
 
 /** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
@@ -368,12 +368,12 @@ export class CatalogStore {
   constructor(private readonly db: Database) {}
 
   /**
-   * How many users and objects there are: one statement, so one snapshot, run by the key reader
-   * (a status probe is called often, and knex's transaction would cost more than the counts).
+   * How many users and objects there are: the counter rows the triggers keep (migration 0003),
+   * read by the key reader, since a status probe is called often.
    */
   async counts(): Promise<{ users: number; objects: number }> {
     try {
-      const row = (await this.db.keys.one(`SELECT (SELECT COUNT(*) FROM ${USERS}) AS users, (SELECT COUNT(*) FROM ${OBJECTS}) AS objects`, [])) as { users: number | string; objects: number | string };
+      const row = (await this.db.keys.one(`SELECT COALESCE(SUM(users), 0) AS users, COALESCE(SUM(objects), 0) AS objects FROM ${COUNTS}`, [])) as { users: number | string; objects: number | string };
       return { users: Number(row.users), objects: Number(row.objects) };
     } catch (error) {
       throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;

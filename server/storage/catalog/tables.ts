@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Dialect } from '../dialect.js';
 import { TEXT_KEY_LENGTH } from './values.js';
 
 /** The catalog's tables (catalog-contract §4; design/architecture.md "Catalog"). */
@@ -7,6 +8,8 @@ export const OBJECTS = 'catalog_objects';
 export const CLOSURE = 'catalog_closure';
 export const PROPERTIES = 'catalog_properties';
 export const ELEMENTS = 'catalog_elements';
+/** How many users and objects there are, kept by triggers (migration 0003). */
+export const COUNTS = 'catalog_counts';
 
 /** Contact columns of a user, in userType order; the catalog maps them to and from XML. */
 export const CONTACT_COLUMNS = [
@@ -118,3 +121,29 @@ export const catalogMigration: Knex.Migration = {
     await knex.schema.dropTable(USERS);
   },
 };
+
+/**
+ * Migration step 0003: the numbers of users and objects, kept by triggers in the writing
+ * transactions, so checkStatus reads a few rows instead of counting every object.
+ */
+export function catalogCountsMigration(dialect: Dialect): Knex.Migration {
+  const triggers = [dialect.rowCountTriggers(USERS, COUNTS, 'users'), dialect.rowCountTriggers(OBJECTS, COUNTS, 'objects')];
+  return {
+    async up(knex) {
+      await knex.schema.createTable(COUNTS, (t) => {
+        t.integer('shard').primary();
+        t.bigInteger('users').notNullable().defaultTo(0);
+        t.bigInteger('objects').notNullable().defaultTo(0);
+      });
+      for (const sql of triggers.flatMap((t) => t.create)) await knex.raw(sql);
+      // Counted after the triggers exist: their locks hold writers back until this commits.
+      const users = Number(((await knex(USERS).count({ n: '*' }).first()) as { n: number | string }).n);
+      const objects = Number(((await knex(OBJECTS).count({ n: '*' }).first()) as { n: number | string }).n);
+      await knex(COUNTS).insert(Array.from({ length: dialect.counterShards }, (_, shard) => ({ shard, users: shard === 0 ? users : 0, objects: shard === 0 ? objects : 0 })));
+    },
+    async down(knex) {
+      for (const sql of triggers.flatMap((t) => t.drop)) await knex.raw(sql);
+      await knex.schema.dropTable(COUNTS);
+    },
+  };
+}

@@ -131,6 +131,18 @@ export class SqliteDialect implements Dialect {
     // beginWrite already holds the one write lock of the file: writers are serialised.
   }
 
+  /** One process writes at a time: one counter row has no one to wait for. */
+  readonly counterShards = 1;
+
+  rowCountTriggers(table: string, counters: string, column: string): { create: string[]; drop: string[] } {
+    const step = (event: 'INSERT' | 'DELETE', delta: string, name: string) =>
+      `CREATE TRIGGER ${name} AFTER ${event} ON ${table} BEGIN UPDATE ${counters} SET ${column} = ${column} ${delta} WHERE shard = 0; END`;
+    return {
+      create: [step('INSERT', '+ 1', `${table}_counted`), step('DELETE', '- 1', `${table}_uncounted`)],
+      drop: [`DROP TRIGGER IF EXISTS ${table}_counted`, `DROP TRIGGER IF EXISTS ${table}_uncounted`],
+    };
+  }
+
   async prepare(): Promise<void> {
     // The constructor made the directory; SQLite creates the file on first connection.
   }
