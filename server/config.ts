@@ -59,6 +59,8 @@ export interface Config {
   readonly limits: Limits;
   readonly timeouts: Timeouts;
   readonly catalog: CatalogConfig;
+  /** Server processes sharing the port (`--workers N` or WORKERS); 1 runs no cluster primary. */
+  readonly workers: number;
 }
 
 export class ConfigError extends Error {
@@ -70,13 +72,17 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+function wholeNumber(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
   return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return wholeNumber(name, raw, min, max);
 }
 
 function url(env: Env, name: string): string | undefined {
@@ -111,7 +117,31 @@ function flag(env: Env, name: string): boolean {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: Env = process.env): Config {
+/** Most worker processes: far beyond any useful count, low enough to catch a typo. */
+const MAX_WORKERS = 256;
+
+/**
+ * The command line: `--workers N` (or `--workers=N`) and nothing else, so a mistyped option is
+ * an error rather than silently ignored. The flag wins over WORKERS.
+ */
+function workers(env: Env, args: readonly string[]): number {
+  let flagValue: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--workers') {
+      flagValue = args[++i];
+      if (flagValue === undefined) throw new ConfigError('--workers', 'needs a value, e.g. --workers 2');
+    } else if (arg.startsWith('--workers=')) {
+      flagValue = arg.slice('--workers='.length);
+    } else {
+      throw new ConfigError(arg, 'unknown argument; the only one is --workers N');
+    }
+  }
+  if (flagValue === undefined) return integer(env, 'WORKERS', 1, 1, MAX_WORKERS);
+  return wholeNumber('--workers', flagValue, 1, MAX_WORKERS);
+}
+
+export function loadConfig(env: Env = process.env, args: readonly string[] = []): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
@@ -149,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
       definitionsFile: env.CATALOG_DEFINITIONS_FILE || undefined,
       enforceDefinitions: flag(env, 'CATALOG_ENFORCE_DEFINITIONS'),
     },
+    workers: workers(env, args),
   };
 }
 

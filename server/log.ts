@@ -9,6 +9,8 @@ export type { Logger };
 export function createLogger(level: string): Logger {
   return pino(
     { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.destination({ dest: 1, sync: false }),
+    // At most PIPE_BUF (4096 on Linux) per write, made of whole lines: such writes to a pipe are
+    // atomic, so the lines of cluster workers sharing the primary's stdout never interleave.
+    pino.destination({ dest: 1, sync: false, maxWrite: 4096 }),
   );
 }

@@ -4,7 +4,7 @@ import type { Dialect } from './dialect.js';
 import type { KeyReader } from './key-reader.js';
 import { PostgresDialect } from './dialects/postgres.js';
 import { SqliteDialect } from './dialects/sqlite.js';
-import { migrate } from './migrations.js';
+import { migrate, verifyMigrated } from './migrations.js';
 
 /**
  * An open database: a pool that reads, a pool that writes (the same pool where the engine
@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   readonly poolMax: number;
   /** Where knex's own warnings go; without it knex prints them on stdout, among the JSON logs. */
   readonly logger?: Logger;
+  /**
+   * `run` (default): bring the schema up to date. `verify`: only check that it is, for a cluster
+   * worker, whose primary migrated before forking.
+   */
+  readonly migrations?: 'run' | 'verify';
 }
 
 function knexLog(logger: Logger): Knex.Logger {
@@ -41,7 +46,10 @@ export function dialectFor(url: string): Dialect {
   throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
 }
 
-/** Connect and bring the schema up to date (processes that start together take turns). */
+/**
+ * Connect and bring the schema up to date (processes that start together take turns), or check
+ * that it is (`migrations: 'verify'`).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
   const log = options.logger ? { log: knexLog(options.logger) } : {};
@@ -61,7 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   };
   try {
-    await migrate(database);
+    await (options.migrations === 'verify' ? verifyMigrated(database) : migrate(database));
   } catch (error) {
     await database.close();
     throw error;

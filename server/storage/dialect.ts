@@ -83,6 +83,7 @@ export interface Dialect {
   /**
    * Run `work` while no other process on the same database runs a section of the same `name`:
    * migrations and index changes, which would otherwise collide when several processes start.
+   * SQLite needs no lock: only one process per file ever runs them (see its dialect).
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
 

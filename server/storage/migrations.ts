@@ -65,6 +65,8 @@ class InCodeMigrations implements Knex.MigrationSource<string> {
   }
 }
 
+const MIGRATIONS_TABLE = 'topocat_migrations';
+
 export async function migrate(database: Database): Promise<void> {
   // knex's own migration lock fails at once instead of waiting; processes starting together
   // queue here instead, and each finds the work done by the one before.
@@ -72,7 +74,25 @@ export async function migrate(database: Database): Promise<void> {
     await database.dialect.prepare(database.writer);
     await database.writer.migrate.latest({
       migrationSource: new InCodeMigrations(database.dialect),
-      tableName: 'topocat_migrations',
+      tableName: MIGRATIONS_TABLE,
     });
   });
+}
+
+/**
+ * For a process whose database someone else migrated (a cluster worker: the primary migrates
+ * before it forks): read-only, so processes starting together cannot collide. knex's
+ * `migrate.latest` would not do: even with nothing to run it takes and releases knex's lock row,
+ * and a second process meeting that lock fails at once ("Migration table is already locked").
+ */
+export async function verifyMigrated(database: Database): Promise<void> {
+  const expected = Object.keys(steps(database.dialect));
+  let done: string[];
+  try {
+    done = (await database.reader(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
+  } catch (error) {
+    throw new Error('the database has no migrations table; the process that starts the workers migrates it first', { cause: error });
+  }
+  const missing = expected.filter((name) => !done.includes(name));
+  if (missing.length > 0) throw new Error(`the database lacks the migrations ${missing.join(', ')}; the process that starts the workers migrates it first`);
 }

@@ -33,6 +33,8 @@ export interface ServerOptions {
   readonly database?: TestDatabase;
   /** Entry point to run, for a copy of the project. */
   readonly entry?: string;
+  /** Command-line arguments for the entry (`--workers 2`). */
+  readonly args?: readonly string[];
 }
 
 /**
@@ -41,7 +43,7 @@ export interface ServerOptions {
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
-  const child = spawn(process.execPath, [options.entry ?? path.join(distRoot, 'server/main.js')], {
+  const child = spawn(process.execPath, [options.entry ?? path.join(distRoot, 'server/main.js'), ...(options.args ?? [])], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

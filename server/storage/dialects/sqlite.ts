@@ -148,8 +148,12 @@ export class SqliteDialect implements Dialect {
   }
 
   async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
-    // Several server processes share a database only on PostgreSQL (README); one process per
-    // SQLite file has nobody to wait for.
+    // Only one process ever runs these sections on a SQLite file: the single server process, or
+    // the cluster primary before it forks its workers (server/cluster.ts); workers only verify
+    // (storage/migrations.ts). So there is nobody to wait for. A real cross-process lock would
+    // be hard to make sound here: BEGIN IMMEDIATE on a connection of its own takes the file's
+    // one write lock, so `work`, which writes through the writer pool, would wait for itself
+    // until busy_timeout; and a lock file outlives a crashed holder.
     return work();
   }
 

@@ -1,0 +1,89 @@
+/**
+ * The cluster primary of `--workers N`: it prepares the database once, forks N workers that
+ * share one listening port (node:cluster), replaces workers that die, and stops them all
+ * gracefully on SIGTERM or SIGINT. It serves no requests itself and holds no database pool.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { listeningFields, type StartFacts } from './serve.js';
+
+/** Workers dying this often mean they cannot run at all: give up instead of forking forever. */
+const CRASH_LOOP_DEATHS = 5;
+const CRASH_LOOP_WINDOW_MS = 10_000;
+/** Beyond SHUTDOWN_TIMEOUT_MS, time for a worker to close its database and flush its log. */
+const STOP_MARGIN_MS = 5_000;
+
+export function runPrimary(config: Config, logger: Logger, facts: StartFacts): void {
+  const listening = new Set<number>();
+  const deaths: number[] = [];
+  let announced = false;
+  let stopping = false;
+  let exitCode = 0;
+
+  // Ours rather than cluster.workers, which may keep a worker past its 'exit' event.
+  const workers = new Map<number, Worker>();
+  const alive = (): Worker[] => [...workers.values()];
+
+  const fork = (): void => {
+    const worker = cluster.fork();
+    workers.set(worker.id, worker);
+    logger.info({ worker: worker.id, workerPid: worker.process.pid }, 'worker started');
+  };
+
+  const finish = (): void => {
+    logger.info({ code: exitCode }, 'stopped');
+    logger.flush(() => process.exit(exitCode));
+  };
+
+  const stop = (reason: string, code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    logger.info({ reason, workers: workers.size }, 'shutting down: stopping every worker');
+    if (workers.size === 0) return finish();
+    // Workers stop on SIGTERM like a single server: finish requests in flight, close, exit 0.
+    for (const worker of alive()) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      const left = alive();
+      logger.error({ workerPids: left.map((w) => w.process.pid) }, 'workers did not stop in time: killing them');
+      exitCode = 1;
+      for (const worker of left) worker.process.kill('SIGKILL');
+    }, config.timeouts.shutdownMs + STOP_MARGIN_MS).unref();
+  };
+
+  cluster.on('listening', (worker, address) => {
+    listening.add(worker.id);
+    if (!announced && !stopping && listening.size >= config.workers) {
+      announced = true;
+      // With PORT=0 every worker gets the same port: the primary holds the one listening socket.
+      logger.info({ ...listeningFields(config, address.port, facts), workers: config.workers }, 'listening');
+    }
+  });
+
+  cluster.on('exit', (worker, code, signal) => {
+    listening.delete(worker.id);
+    workers.delete(worker.id);
+    const pid = worker.process.pid;
+    if (stopping) {
+      logger.info({ workerPid: pid, code, signal }, 'worker stopped');
+      if (workers.size === 0) finish();
+      return;
+    }
+    logger.error({ workerPid: pid, code, signal }, 'worker died unexpectedly');
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length > 0 && deaths[0]! <= now - CRASH_LOOP_WINDOW_MS) deaths.shift();
+    if (deaths.length >= CRASH_LOOP_DEATHS) {
+      logger.fatal({ deaths: deaths.length, withinMs: CRASH_LOOP_WINDOW_MS }, 'workers keep dying: giving up');
+      stop('crash loop', 1);
+      return;
+    }
+    fork();
+  });
+
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+
+  for (let i = 0; i < config.workers; i++) fork();
+}

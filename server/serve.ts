@@ -1,0 +1,170 @@
+/**
+ * One complete server: storage, the application, the HTTP listener and its graceful stop. It
+ * runs alone (`npm start`) or as one of the workers of server/cluster.ts; the caller decides
+ * which signals stop it.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
+import { createApp } from './app.js';
+import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
+import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { createCatalogService } from './catalog/service.js';
+import { ConfigError, type Config } from './config.js';
+import type { Logger } from './log.js';
+import { projectRoot } from './paths.js';
+import { CatalogStore } from './storage/catalog/store.js';
+import { openDatabase, type Database } from './storage/database.js';
+import { syncFieldIndexes } from './storage/indexes.js';
+import { ResourceStore } from './storage/resource-store.js';
+import { loadTokens } from './tokens.js';
+
+/** `single`: the only process. `worker`: one of several; its primary prepared the database. */
+export type Role = 'single' | 'worker';
+
+export interface RunningServer {
+  readonly port: number;
+  /** Stop accepting connections, let requests in flight finish, close the database, exit 0. */
+  stop(reason: string): void;
+}
+
+/** What a started service reports about itself in its `listening` line. */
+export interface StartFacts {
+  readonly database: string;
+  readonly catalogProperties: number;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(server: Server, config: Config): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+export function baseUrlOf(config: Config, port: number): string {
+  return config.publicUrl ?? `http://${urlHost(config.host)}:${port}`;
+}
+
+/** The fields of the `listening` line, the same whether one process or a cluster primary logs it. */
+export function listeningFields(config: Config, port: number, facts: StartFacts): Record<string, unknown> {
+  const baseUrl = baseUrlOf(config, port);
+  return { url: baseUrl, port, database: facts.database, kinds: kinds.length, catalog: `${baseUrl}${config.catalog.path}`, catalogProperties: facts.catalogProperties };
+}
+
+/**
+ * Tokens when any are configured; otherwise open access, which is refused on a non-loopback
+ * address unless ALLOW_OPEN_ACCESS says it is meant.
+ */
+function chooseAuthenticator(config: Config): Authenticator {
+  const tokens = loadTokens(process.env);
+  if (tokens.length > 0) return new BearerTokens(tokens);
+  if (!isLoopback(config.host) && !config.allowOpenAccess) {
+    throw new ConfigError('HOST', `no tokens are configured, so the service would be open to everyone on ${config.host}; configure TOPOCAT_TOKENS_FILE or TOPOCAT_TOKENS, or set ALLOW_OPEN_ACCESS=true`);
+  }
+  return new OpenAccess();
+}
+
+/** Said once per service, by whichever process logs its `listening` line. */
+function warnAboutSettings(config: Config, logger: Logger, authenticator: Authenticator, definitions: Definitions): void {
+  if (authenticator.open) {
+    logger.warn({ host: config.host }, 'OPEN MODE: no tokens configured, every request may read, write and delete; configure TOPOCAT_TOKENS_FILE to require credentials');
+  }
+  if (config.catalog.enforceDefinitions && definitions.propertyCount === 0) logger.warn('CATALOG_ENFORCE_DEFINITIONS is on without definitions: every property will be refused');
+}
+
+async function loadCatalogDefinitions(config: Config): Promise<Definitions> {
+  return config.catalog.definitionsFile ? loadDefinitions(config.catalog.definitionsFile) : Definitions.none();
+}
+
+/**
+ * For a cluster primary, before it forks: every check a server makes at start (tokens,
+ * definitions, the database), so a bad setting stops the service once, with its own exit code,
+ * instead of killing each worker in turn; and the migrations and `x-index` changes, done here by
+ * one process so that workers starting together never race at them (see the SQLite dialect's
+ * `exclusive`). The database is closed again: workers open pools of their own.
+ */
+export async function prepare(config: Config, logger: Logger): Promise<StartFacts> {
+  const authenticator = chooseAuthenticator(config);
+  const definitions = await loadCatalogDefinitions(config);
+  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
+  try {
+    await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  } finally {
+    await database.close();
+  }
+  warnAboutSettings(config, logger, authenticator, definitions);
+  return { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+}
+
+export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
+  const authenticator = chooseAuthenticator(config);
+  const database: Database = await openDatabase({
+    url: config.databaseUrl,
+    poolMax: config.databasePoolMax,
+    logger,
+    migrations: role === 'worker' ? 'verify' : 'run',
+  });
+  if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  const store = new ResourceStore(database);
+  const definitions = await loadCatalogDefinitions(config);
+  const catalog = createCatalogService({
+    store: new CatalogStore(database),
+    definitions,
+    policy: config.catalog,
+    now: Date.now,
+    version: (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')) as { version: string }).version,
+    startTime: Date.now(),
+  });
+
+  const server = createServer({
+    requestTimeout: config.timeouts.requestMs,
+    headersTimeout: config.timeouts.headersMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    // Node checks request and header timeouts on this interval (30 s by default), so a slow
+    // client would otherwise hold its connection well past the configured bound.
+    connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
+  });
+  const address = await listen(server, config);
+  const baseUrl = baseUrlOf(config, address.port);
+  const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
+  const app = createApp({ config, logger, store, authenticator, baseUrl, schemaBase, catalog });
+  const handle = app.callback();
+  let stopping = false;
+  server.on('request', (req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    void handle(req, res);
+  });
+
+  const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+  if (role === 'single') {
+    warnAboutSettings(config, logger, authenticator, definitions);
+    logger.info(listeningFields(config, address.port, facts), 'listening');
+  } else {
+    // Not 'listening': that line is the primary's, once every worker listens.
+    logger.info({ port: address.port }, 'worker listening');
+  }
+
+  const stop = (reason: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
+    const force = setTimeout(() => {
+      logger.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+    }, config.timeouts.shutdownMs);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
+      logger.info('stopped');
+      logger.flush(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  return { port: address.port, stop };
+}
