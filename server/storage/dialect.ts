@@ -96,8 +96,11 @@ export interface Dialect {
    */
   stream(knex: Knex, query: Knex.QueryBuilder, limit?: number): AsyncIterable<Row>;
 
-  /** DDL for an expression index on a scalar JSON field of `table`'s `column`, keyed by `kind` first. */
-  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string;
+  /**
+   * DDL for an expression index on a scalar JSON field of `table`'s `column`, keyed by `kind`
+   * first and followed by the plain columns `then`.
+   */
+  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string;
   /**
    * Tell the planner that `lookupIndexes` of `table` are selective (an equality narrows a kind
    * to a few rows) where it has no statistics of its own yet; real statistics are left alone.

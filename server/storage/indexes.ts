@@ -15,15 +15,24 @@ export async function syncFieldIndexes(db: Database, table: string, fields: read
       if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.dropIndex(name));
     }
     for (const [name, field] of wanted) {
-      if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.')));
+      if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.'), LIST_ORDER));
     }
     await db.dialect.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
   });
 }
 
-/** A readable, stable name within every dialect's identifier limit. */
+/**
+ * After the field, the order of a list: for an equality the index yields the matching rows
+ * already in list order, so `limit=` stops reading early and nothing is sorted.
+ */
+const LIST_ORDER = ['ts', 'id'];
+
+/**
+ * A readable, stable name within every dialect's identifier limit. The hash covers the shape
+ * too, so an index of an older shape is dropped and rebuilt at the next start.
+ */
 function indexName(table: string, field: string): string {
   const readable = field.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 24);
-  const hash = createHash('sha256').update(field).digest('hex').slice(0, 8);
+  const hash = createHash('sha256').update(`${field}\0${LIST_ORDER.join(',')}`).digest('hex').slice(0, 8);
   return `xidx_${table}_${readable}_${hash}`;
 }

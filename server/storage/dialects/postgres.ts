@@ -250,8 +250,8 @@ export class PostgresDialect implements Dialect {
     }
   }
 
-  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string {
-    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (kind, (${column} #>> ${jsonPath(segments)}) COLLATE "C")`;
+  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
+    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `(${column} #>> ${jsonPath(segments)}) COLLATE "C"`, ...then].join(', ')})`;
   }
 
   async describeLookupIndexes(): Promise<void> {

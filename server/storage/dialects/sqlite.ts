@@ -195,21 +195,28 @@ export class SqliteDialect implements Dialect {
     }
   }
 
-  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[]): string {
-    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (kind, json_extract(${column}, ${jsonPath(segments)}))`;
+  createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
+    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `json_extract(${column}, ${jsonPath(segments)})`, ...then].join(', ')})`;
   }
 
   async describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void> {
     // Without statistics SQLite prefers the (kind, ts) index, which yields rows already in list
     // order, and filters every row of the kind: at 100,000 nodes a `?name=` query read them all.
     // sqlite_stat1 is the documented way to inform the planner; a row per index that ANALYZE
-    // has not measured says "a million rows, 100,000 per kind, 2 per value of the field".
+    // has not measured says "a million rows, 100,000 per kind, 2 per value of the field, 1 per
+    // value and ts".
     // ANALYZE of the schema table alone creates sqlite_stat1 and, afterwards, reloads it.
     await knex.raw('ANALYZE sqlite_schema');
     const described = new Set((await knex('sqlite_stat1').select('idx').where('tbl', table)).map((row: { idx: string }) => row.idx));
     const missing = lookupIndexes.filter((name) => !described.has(name));
     if (missing.length === 0) return;
-    await knex('sqlite_stat1').insert(missing.map((idx) => ({ tbl: table, idx, stat: '1000000 100000 2' })));
+    const rows = [];
+    for (const idx of missing) {
+      // One figure per column: the columns after (kind, value) single a row out.
+      const columns = ((await knex.raw(`PRAGMA index_info(${idx})`)) as unknown[]).length;
+      rows.push({ tbl: table, idx, stat: `1000000 100000 2${' 1'.repeat(Math.max(0, columns - 2))}` });
+    }
+    await knex('sqlite_stat1').insert(rows);
     // Connections opened from now on read the new rows; this one reloads them here.
     await knex.raw('ANALYZE sqlite_schema');
   }
