@@ -34,8 +34,13 @@ export interface SoapRequest {
   readonly body: string;
 }
 
+/** The Username header block that names `dn` as the caller. */
+export function usernameHeader(dn: string): string {
+  return `<Username xmlns="${USERNAME_NS}">${escapeText(dn)}</Username>`;
+}
+
 /** The Username header block that names the caller. */
-export const USERNAME_HEADER = `<Username xmlns="${USERNAME_NS}">${escapeText(DN)}</Username>`;
+export const USERNAME_HEADER = usernameHeader(DN);
 
 function request<T extends object>(operation: string, args: T, write: (args: T) => string): SoapRequest {
   return { operation, args, action: `"urn:${operation}"`, body: envelope(write(args), [USERNAME_HEADER]) };
