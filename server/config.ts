@@ -53,6 +53,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** Connections per process to the database (readers, for SQLite). */
   readonly databasePoolMax: number;
+  /** How often to check whether the planner's statistics need a refresh (SQLite); 0: never. */
+  readonly statisticsIntervalMs: number;
   readonly logLevel: string;
   /** Serve without tokens on a non-loopback address (ALLOW_OPEN_ACCESS=true). */
   readonly allowOpenAccess: boolean;
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     schemaBase: url(env, 'SCHEMA_BASE'),
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
+    statisticsIntervalMs: integer(env, 'STATISTICS_INTERVAL_MS', 30_000, 0),
     logLevel,
     allowOpenAccess: flag(env, 'ALLOW_OPEN_ACCESS'),
     limits: {

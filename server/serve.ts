@@ -17,6 +17,7 @@ import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
+import { keepStatistics } from './storage/statistics.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { loadTokens } from './tokens.js';
 
@@ -110,6 +111,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     migrations: role === 'worker' ? 'verify' : 'run',
   });
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const store = new ResourceStore(database);
   const definitions = await loadCatalogDefinitions(config);
   const catalog = createCatalogService({
@@ -160,6 +162,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     force.unref();
     server.close(async () => {
       clearTimeout(force);
+      await stopStatistics();
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
       logger.info('stopped');
       logger.flush(() => process.exit(0));

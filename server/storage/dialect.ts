@@ -106,6 +106,11 @@ export interface Dialect {
    * to a few rows) where it has no statistics of its own yet; real statistics are left alone.
    */
   describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void>;
+  /**
+   * Keep the planner's statistics current, called now and then (STATISTICS_INTERVAL_MS): true
+   * when it refreshed them. PostgreSQL's autovacuum does this itself.
+   */
+  refreshStatistics(writer: Knex): Promise<boolean>;
   /** Names of the expression indexes this project created (prefix `xidx_`). */
   listExpressionIndexes(knex: Knex): Promise<string[]>;
   dropIndex(name: string): string;

@@ -254,6 +254,11 @@ export class PostgresDialect implements Dialect {
     return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `(${column} #>> ${jsonPath(segments)}) COLLATE "C"`, ...then].join(', ')})`;
   }
 
+  async refreshStatistics(): Promise<boolean> {
+    // Autovacuum analyses tables as they change.
+    return false;
+  }
+
   async describeLookupIndexes(): Promise<void> {
     // Autovacuum's ANALYZE measures expression indexes on real data: the planner knows.
   }

@@ -10,6 +10,10 @@ import type { KeyReader } from '../key-reader.js';
 const STREAM_BATCH = 128;
 /** A result bounded by a LIMIT of at most this many rows is read in one job. */
 const READ_WHOLE_LIMIT = 1_000;
+/** Rows this process writes before the planner's statistics are refreshed. */
+const ANALYZE_AFTER_CHANGES = 10_000;
+/** Index entries ANALYZE samples per index: a bounded cost (0.1–0.4 s at 100,000 objects). */
+const ANALYSIS_LIMIT = 1_000;
 
 /** `$."a"."b"`: a JSON path literal for json_extract; segments never contain quotes. */
 function jsonPath(segments: readonly string[]): string {
@@ -197,6 +201,33 @@ export class SqliteDialect implements Dialect {
 
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
     return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `json_extract(${column}, ${jsonPath(segments)})`, ...then].join(', ')})`;
+  }
+
+  /**
+   * total_changes() of the writer connection when statistics were last refreshed; none yet
+   * after start, so the first check analyses whatever the file holds.
+   */
+  private analyzedAtChanges: number | undefined;
+
+  async refreshStatistics(writer: Knex): Promise<boolean> {
+    // Without statistics the planner guesses, and at 100,000 catalog objects it guessed badly:
+    // objectIdQuery walked every object of the owner instead of seeking 100 objectIds, and
+    // context queries scanned a class in creation order. PRAGMA optimize never analyses a
+    // table that has never been analysed, so ANALYZE runs itself once this process (the only
+    // writer on its connection) has written enough rows.
+    const changes = ((await writer.raw('SELECT total_changes() AS changes')) as { changes: number }[])[0]!.changes;
+    // A new writer connection counts from 0 again.
+    const since = this.analyzedAtChanges;
+    if (since !== undefined && changes >= since && changes - since < ANALYZE_AFTER_CHANGES) return false;
+    await writer.raw(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
+    await writer.raw('ANALYZE');
+    // Other connections read statistics when they load the schema, which they do when it has
+    // changed: re-creating this view is that change.
+    await writer.raw('DROP VIEW IF EXISTS topocat_statistics_loaded');
+    await writer.raw('CREATE VIEW topocat_statistics_loaded AS SELECT 1 AS loaded');
+    const [after] = (await writer.raw('SELECT total_changes() AS changes')) as { changes: number }[];
+    this.analyzedAtChanges = after!.changes;
+    return true;
   }
 
   async describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void> {
