@@ -231,8 +231,9 @@ export class SqliteDialect implements Dialect {
   }
 
   async describeLookupIndexes(knex: Knex, table: string, lookupIndexes: readonly string[]): Promise<void> {
-    // Without statistics SQLite prefers the (kind, ts) index, which yields rows already in list
-    // order, and filters every row of the kind: at 100,000 nodes a `?name=` query read them all.
+    // Until ANALYZE has run, SQLite answers an IN list on an x-index field (`?name=a,b`) by
+    // walking the (kind, ts) index, which yields rows already in list order, and filtering
+    // every row of the kind (before the indexes ended in ts and id, plain equalities did too).
     // sqlite_stat1 is the documented way to inform the planner; a row per index that ANALYZE
     // has not measured says "a million rows, 100,000 per kind, 2 per value of the field, 1 per
     // value and ts".
