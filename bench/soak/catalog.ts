@@ -2,9 +2,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import * as codecs from '../../generated/soap/codecs.js';
 import { envelope, openEnvelope, parseXml, type XmlNode } from '../../generated/soap/runtime.js';
-import type { CatalogDataType, CatalogOperationStatusType, QueryResponse, QueryResultFormatType } from '../../generated/soap/types.js';
+import type { CatalogDataType, CatalogOperationStatusType, QueryResponse } from '../../generated/soap/types.js';
 import type { TimedResponse, TimedSpec } from '../harness/client.js';
-import { usernameHeader } from '../workloads/catalog.js';
+import { fullSchema, usernameHeader } from '../workloads/catalog.js';
 import { expect, expectStatus, SETUP, type Client, type Session } from './session.js';
 
 const ENDPOINT = '/catalog';
@@ -31,15 +31,6 @@ function successful(s: CatalogOperationStatusType): void {
   const why = [...(s.operationSummary?.fatalError ?? []), ...(s.operationSummary?.nonFatalError ?? [])].map((e) => `${e.cause}: ${e.description}`);
   expect(s.status === 'OPERATION_SUCCESSFUL', `${s.status}${why.length > 0 ? ` (${why.slice(0, 3).join('; ')})` : ''}`);
 }
-
-const format = (count: number): QueryResultFormatType => ({
-  offset: 0,
-  count,
-  hierarchyFilter: 'TARGET',
-  contentFilter: 'FULL_SCHEMA',
-  resultDeliveryMethod: DIRECT,
-  errorDeliveryMethod: DIRECT,
-});
 
 const projectOf = (session: Session, c: Client, round: number): string => `${session.tag}/c${c.k}/p${round}`;
 
@@ -69,7 +60,7 @@ function tree(project: string, round: number): { ids: string[]; data: CatalogDat
 }
 
 function objectIdQuery(session: Session, ids: readonly string[]): TimedSpec {
-  return soapSpec(session, 'objectIdQuery', codecs.writeObjectIdQueryRequestElement({ objectId: [...ids], queryResultFormat: format(0) }));
+  return soapSpec(session, 'objectIdQuery', codecs.writeObjectIdQueryRequestElement({ objectId: [...ids], queryResultFormat: fullSchema(0) }));
 }
 
 function resultIds(response: QueryResponse): string[] {
@@ -99,7 +90,7 @@ export async function soapRound(session: Session, c: Client, round: number): Pro
       queryProperty: [{ name: 'grid', source: 'LEAD', queryElement: [{ name: 'dx', source: 'LEAD', queryValueElement: { value: String(DX_BELOW), comparison: 'LT' } }] }],
     },
     contextQuery: { queryComponent: [{ aggrType: 'PROJECT', objectId: project, relation: 'PARENT' }] },
-    queryResultFormat: format(50),
+    queryResultFormat: fullSchema(50),
   });
   await session.step(c, 'SOAP context query', ENDPOINT, soapSpec(session, 'query', contextQuery), (r) => {
     const response = answer(r, codecs.readQueryResponseElement);

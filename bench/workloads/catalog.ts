@@ -99,7 +99,8 @@ export function createIdQueryObjects(): SoapRequest {
   return request('createObject', { catalogData: data, errorDeliveryMethod: DIRECT }, codecs.writeCreateObjectRequestElement);
 }
 
-const everything = (count: number): QueryResultFormatType => ({
+/** The first `count` targets (0: all), each with its properties and elements, answered directly. */
+export const fullSchema = (count: number): QueryResultFormatType => ({
   offset: 0,
   count,
   hierarchyFilter: 'TARGET',
@@ -111,7 +112,7 @@ const everything = (count: number): QueryResultFormatType => ({
 export const objectIdQuery = (): SoapRequest =>
   request(
     'objectIdQuery',
-    { objectId: Array.from({ length: ID_QUERY_OBJECTS }, (_, i) => `${ID_QUERY_PROJECT}/o${i}`), queryResultFormat: everything(0) },
+    { objectId: Array.from({ length: ID_QUERY_OBJECTS }, (_, i) => `${ID_QUERY_PROJECT}/o${i}`), queryResultFormat: fullSchema(0) },
     codecs.writeObjectIdQueryRequestElement,
   );
 
@@ -125,7 +126,7 @@ export const contextQuery = (p: number): SoapRequest =>
         queryProperty: [{ name: 'grid', source: 'LEAD', queryElement: [{ name: 'dx', source: 'LEAD', queryValueElement: { value: '5', comparison: 'LT' } }] }],
       },
       contextQuery: { queryComponent: [{ aggrType: 'PROJECT', objectId: projectId(p), relation: 'PARENT' }] },
-      queryResultFormat: everything(50),
+      queryResultFormat: fullSchema(50),
     },
     codecs.writeContextQueryRequestElement,
   );
