@@ -32,8 +32,9 @@ export function mintToken(): { token: string; hash: string } {
   return { token, hash: hashToken(token) };
 }
 
+/** The stored form of a token: `sha256:` and the hex of tokenDigest(). */
 export function hashToken(token: string): string {
-  return `sha256:${createHash('sha256').update(token, 'utf8').digest('hex')}`;
+  return `sha256:${tokenDigest(token).toString('hex')}`;
 }
 
 /** Parse `{ "tokens": [ { name, hash, scopes, dn? } ] }` (or the bare array). */
@@ -84,7 +85,7 @@ export function loadTokens(env: Readonly<Record<string, string | undefined>>): T
 }
 
 /** The SHA-256 digest of a presented token, as bytes: what a stored hash holds in hex. */
-export function tokenDigest(token: string): Buffer {
+function tokenDigest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
