@@ -4,13 +4,7 @@
  * histogram counts whole milliseconds, too coarse for targets of a few ms).
  */
 import autocannon from 'autocannon';
-import { Agent, request } from 'node:http';
-
-export interface RequestSpec {
-  readonly method?: 'GET' | 'POST';
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
+import { keepAliveAgent, timedRequest } from './client.js';
 
 export interface Throughput {
   readonly requestsPerSecond: number;
@@ -19,8 +13,11 @@ export interface Throughput {
   readonly failures: number;
 }
 
-export interface ThroughputOptions extends RequestSpec {
+export interface ThroughputOptions {
   readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
   /** Paths to cycle through (e.g. random ids); one fixed path when it has one entry. */
   readonly paths: readonly string[];
   readonly seconds: number;
@@ -82,19 +79,6 @@ export interface LatencyOptions {
   readonly check?: (body: string) => boolean;
 }
 
-function once(agent: Agent, url: URL, spec: RequestSpec): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method: spec.method ?? 'GET', headers: spec.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(spec.body);
-  });
-}
-
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -102,7 +86,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** p50 and p99 of one client's back-to-back requests, after a one-second warm-up. */
 export async function latency(options: LatencyOptions): Promise<Latency> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const agent = keepAliveAgent();
   const run = async (seconds: number, record: boolean, start: number): Promise<{ times: number[]; failures: number; i: number }> => {
     const times: number[] = [];
     let failures = 0;
@@ -110,14 +94,12 @@ export async function latency(options: LatencyOptions): Promise<Latency> {
     let i = start;
     while (performance.now() < until) {
       const url = new URL(options.path(i), options.url);
-      const spec: RequestSpec = { method: options.method ?? 'GET', headers: options.headers ?? {}, ...(options.body ? { body: options.body(i) } : {}) };
+      const body = options.body?.(i);
       i++;
-      const t0 = performance.now();
       try {
-        const { status, body } = await once(agent, url, spec);
-        const elapsed = performance.now() - t0;
-        if (status < 200 || status > 299 || (options.check && !options.check(body))) failures++;
-        if (record) times.push(elapsed);
+        const answer = await timedRequest(agent, url, { method: options.method ?? 'GET', headers: options.headers ?? {}, ...(body !== undefined ? { body } : {}) });
+        if (answer.status < 200 || answer.status > 299 || (options.check && !options.check(answer.body))) failures++;
+        if (record) times.push(answer.ms);
       } catch {
         failures++;
       }

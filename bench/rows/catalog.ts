@@ -26,6 +26,9 @@ import {
   type SoapRequest,
 } from '../workloads/catalog.js';
 
+/** Where topocat serves the catalog by default, and where the node-soap peer listens. */
+const CATALOG_PATH = '/catalog';
+
 /** Success, whatever prefix the writer chose (node-soap writes `types:status`). */
 const SUCCESS = /<(?:\w+:)?status>OPERATION_SUCCESSFUL<\/(?:\w+:)?status>/;
 
@@ -72,7 +75,8 @@ async function loadCatalog(ctx: BenchContext, endpoint: string): Promise<Row> {
  * topocat against node-soap for one request: node-soap's handler returns, from memory, the
  * answer topocat gave, as node-soap's own client parsed it; both answers must read the same.
  */
-async function versusNodeSoap(ctx: BenchContext, endpoint: string, request: SoapRequest, read: (node: XmlNode) => unknown): Promise<{ ours: number; peer: number; failures: number }> {
+async function versusNodeSoap(ctx: BenchContext, server: Measured, request: SoapRequest, read: (node: XmlNode) => unknown): Promise<{ ours: number; peer: number; failures: number }> {
+  const endpoint = `${server.url}${CATALOG_PATH}`;
   const client = await soap.createClientAsync(`${endpoint}?wsdl`);
   client.addSoapHeader(USERNAME_HEADER);
   client.addHttpHeader('Authorization', ctx.auth.authorization!);
@@ -81,16 +85,16 @@ async function versusNodeSoap(ctx: BenchContext, endpoint: string, request: Soap
   writeFileSync(answersFile, JSON.stringify({ [request.operation]: answer }));
   const peer = await startPeer(ctx.dir, 'soap-server', { PEER_ANSWERS_FILE: answersFile }, '/catalog?wsdl');
   try {
-    const peerEndpoint = `${peer.url}/catalog`;
+    const peerEndpoint = `${peer.url}${CATALOG_PATH}`;
     const [mine, theirs] = [decoded(await call(ctx, endpoint, request), read), decoded(await call(ctx, peerEndpoint, request), read)];
     if (!isDeepStrictEqual(mine, theirs)) {
       writeFileSync(path.join(ctx.dir, `${request.operation}.topocat.json`), JSON.stringify(mine, null, 1));
       writeFileSync(path.join(ctx.dir, `${request.operation}.node-soap.json`), JSON.stringify(theirs, null, 1));
       throw new Error(`node-soap's answer to ${request.operation} does not read the same as topocat's (both are in ${ctx.dir}): the comparison would be unfair`);
     }
-    const load = { paths: ['/catalog'], method: 'POST' as const, headers: soapHeaders(ctx, request), body: request.body, seconds: ctx.sizes.throughputSeconds };
+    const load = { paths: [CATALOG_PATH], method: 'POST' as const, headers: soapHeaders(ctx, request), body: request.body, seconds: ctx.sizes.throughputSeconds };
     const peerRate = await throughput({ ...load, url: peer.url });
-    const ourRate = await throughput({ ...load, url: endpoint.replace(/\/catalog$/, '') });
+    const ourRate = await throughput({ ...load, url: server.url });
     return { ours: ourRate.requestsPerSecond, peer: peerRate.requestsPerSecond, failures: ourRate.failures + peerRate.failures };
   } finally {
     await peer.stop();
@@ -98,16 +102,16 @@ async function versusNodeSoap(ctx: BenchContext, endpoint: string, request: Soap
 }
 
 export async function catalogRows(ctx: BenchContext, server: Measured): Promise<Row[]> {
-  const endpoint = `${server.url}/catalog`;
+  const endpoint = `${server.url}${CATALOG_PATH}`;
   ctx.log(`loading ${count(objectCount(ctx.sizes.catalog))} catalog objects`);
   const load = await loadCatalog(ctx, endpoint);
 
   ctx.log('checkStatus against node-soap');
-  const status = await versusNodeSoap(ctx, endpoint, checkStatus(), codecs.readCheckStatusResponseElement);
+  const status = await versusNodeSoap(ctx, server, checkStatus(), codecs.readCheckStatusResponseElement);
   const statusRatio = status.ours / status.peer;
 
   ctx.log('objectIdQuery against node-soap');
-  const ids = await versusNodeSoap(ctx, endpoint, objectIdQuery(), codecs.readQueryResponseElement);
+  const ids = await versusNodeSoap(ctx, server, objectIdQuery(), codecs.readQueryResponseElement);
   const idsRatio = ids.ours / ids.peer;
 
   ctx.log('context query');
@@ -115,7 +119,7 @@ export async function catalogRows(ctx: BenchContext, server: Measured): Promise<
   const requests = Array.from({ length: projects }, (_, p) => contextQuery(p));
   const context = await latency({
     url: server.url,
-    path: () => '/catalog',
+    path: () => CATALOG_PATH,
     method: 'POST',
     seconds: ctx.sizes.latencySeconds,
     headers: soapHeaders(ctx, requests[0]!),

@@ -11,13 +11,9 @@ import { latency, throughput } from '../harness/load.js';
 import type { Measured } from '../harness/processes.js';
 import { count, mib, ms, ratio, seconds, type Row } from '../harness/report.js';
 import { startPeer } from '../harness/topocat.js';
-import { INSTITUTIONS, institution, newNode, node, nodeId, nodeName } from '../workloads/topology.js';
+import { INSTITUTIONS, institution, newNode, node, nodeName, randomNodePaths } from '../workloads/topology.js';
 
 const ARRAY = 1_000;
-
-function randomPaths(total: number, make: (i: number) => string, n = 10_000): string[] {
-  return Array.from({ length: n }, () => make(Math.floor(Math.random() * total)));
-}
 
 async function loadNodes(ctx: BenchContext, server: Measured): Promise<Row> {
   let failures = 0;
@@ -41,7 +37,7 @@ async function loadNodes(ctx: BenchContext, server: Measured): Promise<Row> {
 }
 
 async function getOne(ctx: BenchContext, server: Measured): Promise<Row> {
-  const paths = randomPaths(ctx.sizes.nodes, (i) => `/nodes/${nodeId(i)}`);
+  const paths = randomNodePaths(ctx.sizes.nodes);
   // The ceiling serves the very bytes and Content-Type topocat answers with.
   const sample = await fetch(`${server.url}${paths[0]}`, { headers: ctx.auth });
   const bodyFile = path.join(ctx.dir, 'ceiling-node.json');

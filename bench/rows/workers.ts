@@ -6,12 +6,12 @@ import type { BenchContext } from '../harness/context.js';
 import { throughput } from '../harness/load.js';
 import { count, ratio, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
-import { nodeId } from '../workloads/topology.js';
+import { randomNodePaths } from '../workloads/topology.js';
 
 async function getRate(ctx: BenchContext, dn: string, workers: number | undefined): Promise<{ rate: number; failures: number }> {
   const server = await startTopocat({ dir: ctx.dir, token: ctx.token, dn, label: `workers-${workers ?? 1}`, ...(workers === undefined ? {} : { workers }) });
   try {
-    const paths = Array.from({ length: 10_000 }, () => `/nodes/${nodeId(Math.floor(Math.random() * ctx.sizes.nodes))}`);
+    const paths = randomNodePaths(ctx.sizes.nodes);
     // More connections than one process needs, so both workers get a share of them.
     const result = await throughput({ url: server.url, paths, headers: ctx.auth, seconds: ctx.sizes.throughputSeconds, connections: 32 });
     return { rate: result.requestsPerSecond, failures: result.failures };

@@ -9,6 +9,11 @@ export function nodeId(i: number): string {
   return `n${String(i).padStart(7, '0')}`;
 }
 
+/** `GET /nodes/{id}` paths of `count` nodes picked at random among the `total` loaded. */
+export function randomNodePaths(total: number, count = 10_000): string[] {
+  return Array.from({ length: count }, () => `/nodes/${nodeId(Math.floor(Math.random() * total))}`);
+}
+
 export function nodeName(i: number): string {
   return `node-${i}`;
 }
