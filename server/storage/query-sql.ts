@@ -69,7 +69,7 @@ export class QueryCompiler {
       const direction = key.descending ? 'DESC' : 'ASC';
       // Missing values sort first ascending and last descending, the same in every dialect.
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
-      const expressions = path in COLUMN_FIELDS ? [path] : this.dialect.sortKeys('doc', key.field);
+      const expressions = path in COLUMN_FIELDS ? [path] : this.dialect.json.sortKeys('doc', key.field);
       for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
     const direction = newestFirst ? 'desc' : 'asc';
@@ -88,7 +88,7 @@ export class QueryCompiler {
       throw new QueryError(term.parameter, `"${term.parameter}": booleans can only be compared for equality`);
     }
     const comparison: Comparison = term.operator === 'eq' ? (typed.length > 1 ? 'IN' : '=') : OPERATORS[term.operator];
-    const bindings = typed.map((t) => this.dialect.bindValue(t.value, t.type));
+    const bindings = typed.map((t) => this.dialect.json.bindValue(t.value, t.type));
 
     const column = COLUMN_FIELDS[path];
     if (column !== undefined) {
@@ -100,7 +100,7 @@ export class QueryCompiler {
     if (info === undefined) {
       // A field the schema does not name (kinds are open) may hold a list: match the value
       // itself or any of its elements, as UNIS's Mongo queries did.
-      const direct = this.dialect.compare(doc, term.field, comparison, type, bindings.length);
+      const direct = this.dialect.json.compare(doc, term.field, comparison, type, bindings.length);
       const elements = this.path(doc, term.field, [term.field.length - 1], comparison, type, bindings.length, nextAlias);
       return { sql: `(${direct} OR ${elements})`, bindings: [...bindings, ...bindings] };
     }
@@ -119,7 +119,7 @@ export class QueryCompiler {
     nextAlias: () => string,
   ): string {
     const [first, ...later] = arrays;
-    if (first === undefined) return this.dialect.compare(source, segments, comparison, type, count);
+    if (first === undefined) return this.dialect.json.compare(source, segments, comparison, type, count);
     const alias = nextAlias();
     const inner = this.path(
       { kind: 'element', alias },
@@ -130,6 +130,6 @@ export class QueryCompiler {
       count,
       nextAlias,
     );
-    return `EXISTS (SELECT 1 FROM ${this.dialect.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
+    return `EXISTS (SELECT 1 FROM ${this.dialect.json.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
   }
 }

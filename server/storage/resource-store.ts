@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
+import type { WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { Pacer } from './pace.js';
 import { QueryCompiler, type FieldTable } from './query-sql.js';
 import type { ParsedQuery } from './query-language.js';
 
@@ -80,7 +82,7 @@ export class ResourceStore {
     const chosen = resources.flatMap((r, i) => (r.id === undefined ? [] : [ids[i]!]));
 
     return this.write(async (trx) => {
-      await this.db.dialect.lockResources(trx, kind, chosen);
+      await this.db.dialect.locking.lockResources(trx, kind, chosen);
       const previous = new Map<string, number>();
       for (const part of chunks(chosen, INSERT_CHUNK)) {
         const live = await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part);
@@ -96,9 +98,11 @@ export class ResourceStore {
         const ts = nextTs(previous.get(id));
         return { id, ts, doc: JSON.stringify(resources[i]!.build(id, ts)) };
       });
+      const pacer = new Pacer();
       for (const part of chunks(stored, INSERT_CHUNK)) {
-        await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc), deleted: false })));
-        await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc) })));
+        await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc), deleted: false })));
+        await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc) })));
+        await pacer.breathe();
       }
       return stored;
     });
@@ -118,8 +122,8 @@ export class ResourceStore {
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.documentValue(trx, doc), deleted: false });
-      await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.documentValue(trx, doc) });
+      await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.columns.documentValue(trx, doc), deleted: false });
+      await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.columns.documentValue(trx, doc) });
       return { id, ts, doc };
     });
   }
@@ -173,25 +177,25 @@ export class ResourceStore {
     this.compiler.orderBy(builder, query, newestFirst);
     if (query.limit !== undefined) builder.limit(query.limit);
     if (query.skip !== undefined) builder.offset(query.skip);
-    const rows = this.db.dialect.stream(this.db.reader, builder, query.limit);
-    const dialect = this.db.dialect;
+    const rows = this.db.stream(builder, query.limit);
+    const errors = this.db.dialect.errors;
     return {
       async *[Symbol.asyncIterator]() {
         try {
           for await (const row of rows) yield { id: String(row.id), ts: Number(row.ts), doc: String(row.doc) };
         } catch (error) {
-          throw dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+          throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }
       },
     };
   }
 
   private docColumn(knex: Knex): Knex.Raw | string {
-    return this.db.dialect.documentText(knex, 'doc');
+    return this.db.dialect.columns.documentText(knex, 'doc');
   }
 
   private async lockedCurrent(trx: Knex.Transaction, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.lockResources(trx, kind, [id]);
+    await this.db.dialect.locking.lockResources(trx, kind, [id]);
     const row = (await trx(CURRENT).first('ts', this.docColumn(trx)).where({ kind, id })) as CurrentRow | undefined;
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);
@@ -199,14 +203,12 @@ export class ResourceStore {
     return { ts, doc: row.doc };
   }
 
-  private async write<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
+  private async write<T>(job: WriteJob<T>): Promise<T> {
     try {
-      return await this.db.writer.transaction(async (trx) => {
-        await this.db.dialect.beginWrite(trx);
-        return work(trx);
-      });
+      return await this.db.write(job);
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -214,7 +216,7 @@ export class ResourceStore {
     try {
       return (await work()) as T;
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }
