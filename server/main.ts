@@ -3,6 +3,7 @@
  * one server process, or with N > 1 a cluster primary and N workers sharing the port. Whatever
  * can be wrong in the configuration is found before anything listens or forks: exit 2.
  */
+import './heap.js';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';

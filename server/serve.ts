@@ -13,6 +13,7 @@ import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
+import { reportLoopDelay } from './loop-delay.js';
 import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
@@ -112,6 +113,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   });
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
+  const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database);
   const definitions = await loadCatalogDefinitions(config);
   const catalog = createCatalogService({
@@ -163,6 +165,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     server.close(async () => {
       clearTimeout(force);
       await stopStatistics();
+      stopLoopDelay();
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
       logger.info('stopped');
       logger.flush(() => process.exit(0));
