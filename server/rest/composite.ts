@@ -58,9 +58,13 @@ export class CompositePlanner {
     items.forEach((item, i) => {
       const planned = new ItemPlan(this.representations, item, pointers[i]!);
       planned.add(kind, item, '');
-      for (const resource of planned.resolved()) {
+      const resolved = planned.resolved();
+      // An unresolved pointer is the problem at its place, not the format of what is left there.
+      issues.push(...planned.issues);
+      const unresolved = new Set(planned.issues.map((issue) => issue.path));
+      for (const resource of resolved) {
         const incoming = this.representations.incoming(resource.kind, resource.value, resource.pointer);
-        issues.push(...incoming.issues);
+        issues.push(...incoming.issues.filter((issue) => !unresolved.has(issue.path)));
         unknownBase ||= incoming.unknownBase;
         const replayedTs = isObject(resource.original) ? clientTs(resource.original) : undefined;
         resources.push({
@@ -72,7 +76,6 @@ export class CompositePlanner {
           body: incoming.body,
         });
       }
-      issues.push(...planned.issues);
       positions.push(resources.length - 1);
     });
     return { resources, items: positions, issues, unknownBase };
