@@ -119,7 +119,9 @@ export class ResourceStore {
         const key = `${resource.kind}/${id}`;
         const before = newest.get(key);
         if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
-        if (resource.replayedTs !== undefined && before !== undefined) {
+        // A replay is of a live resource's version; an id whose resource was deleted starts anew
+        // (BLiPP re-registers a deleted measurement by posting the representation it kept).
+        if (resource.replayedTs !== undefined && before?.live) {
           const replay = await trx(HISTORY).first('ts').where({ kind: resource.kind, id, ts: resource.replayedTs, deleted: false });
           if (replay) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
         }
