@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
+import type { Comparison, ScalarType } from '../query/tree.js';
 import type { KeyReader } from './key-reader.js';
 
 /** Where a JSON value comes from: the document column, or one element of an array being searched. */
 export type JsonSource = { readonly kind: 'column'; readonly column: string } | { readonly kind: 'element'; readonly alias: string };
 
-/** The SQL type a condition compares as. */
-export type ScalarType = 'string' | 'number' | 'boolean';
-
-export type Comparison = '=' | '<' | '<=' | '>' | '>=' | 'IN';
+export type { Comparison, ScalarType } from '../query/tree.js';
 
 /** A raw row as the stores read it: `doc` is JSON text, never parsed on the way through. */
 export interface Row {

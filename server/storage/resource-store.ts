@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
-import { QueryCompiler, type FieldTable } from './query-sql.js';
-import type { ParsedQuery } from './query-language.js';
+import type { SortKey } from '../query/syntax.js';
+import type { Condition } from '../query/tree.js';
+import { QueryCompiler } from './query-sql.js';
 
 const HISTORY = 'resource_history';
 const CURRENT = 'resource_current';
@@ -51,10 +52,13 @@ export interface ReplaceOptions extends WriteOptions {
   readonly replayedTs?: number;
 }
 
-/** A read selection: the conditions, order and paging of a parsed query, with the kind's fields. */
+/** A read selection: typed conditions, order, paging, and one entry per id (`unique`). */
 export interface Selection {
-  readonly query: ParsedQuery;
-  readonly fields: FieldTable;
+  readonly conditions: readonly Condition[];
+  readonly sort: readonly SortKey[];
+  readonly limit?: number;
+  readonly skip?: number;
+  readonly unique?: boolean;
 }
 
 interface CurrentRow {
@@ -210,15 +214,14 @@ export class ResourceStore {
   }
 
   private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
-    const { query, fields } = selection;
-    this.compiler.where(builder, query, fields);
-    this.compiler.orderBy(builder, query, newestFirst);
-    if (query.limit !== undefined) builder.limit(query.limit);
-    if (query.skip !== undefined) builder.offset(query.skip);
-    const rows = this.db.dialect.stream(this.db.reader, builder, query.limit);
+    this.compiler.where(builder, selection.conditions);
+    this.compiler.orderBy(builder, selection.sort, newestFirst);
+    if (selection.limit !== undefined) builder.limit(selection.limit);
+    if (selection.skip !== undefined) builder.offset(selection.skip);
+    const rows = this.db.dialect.stream(this.db.reader, builder, selection.limit);
     const dialect = this.db.dialect;
     // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
-    const seen = query.unique && newestFirst ? new Set<string>() : undefined;
+    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         try {

@@ -33,6 +33,17 @@ function jsonPath(segments: readonly string[]): string {
   return `'{${segments.map((s) => `"${s}"`).join(',')}}'`;
 }
 
+/**
+ * The JSON value at `segments` of `from` (`text`: as text). `#>` reads a segment of digits as an
+ * index into a list; a segment is a member name in the query language (as SQLite reads it), so
+ * such a path steps with `->` and a text key, which finds nothing in a list.
+ */
+function valueAt(from: string, segments: readonly string[], text = false): string {
+  if (!segments.some((segment) => /^\d+$/.test(segment))) return `(${from} ${text ? '#>>' : '#>'} ${jsonPath(segments)})`;
+  const value = segments.reduce((expression, segment) => `(${expression} -> '${segment}')`, from);
+  return text ? `(${value} #>> '{}')` : value;
+}
+
 /** Network failures of the driver's socket: the server is down, unreachable or gone. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN',
@@ -158,14 +169,14 @@ export class PostgresDialect implements Dialect {
   }
 
   sortKeys(column: string, segments: readonly string[]): string[] {
-    const value = `(${column} #> ${jsonPath(segments)})`;
+    const value = valueAt(column, segments);
     const type = `jsonb_typeof(${value})`;
     // SQLite's order of json_extract values: NULL (missing or JSON null), then numbers with
     // booleans as 0 and 1, then text (strings; objects and arrays as their JSON), bytewise.
     return [
       `CASE ${type} WHEN 'number' THEN 0 WHEN 'boolean' THEN 0 WHEN 'string' THEN 1 WHEN 'object' THEN 1 WHEN 'array' THEN 1 END`,
       `CASE ${type} WHEN 'number' THEN (${value})::numeric WHEN 'boolean' THEN CASE WHEN (${value})::boolean THEN 1 ELSE 0 END END`,
-      `CASE WHEN ${type} IN ('string', 'object', 'array') THEN (${column} #>> ${jsonPath(segments)}) END COLLATE "C"`,
+      `CASE WHEN ${type} IN ('string', 'object', 'array') THEN ${valueAt(column, segments, true)} END COLLATE "C"`,
     ];
   }
 
@@ -292,13 +303,13 @@ export class PostgresDialect implements Dialect {
   /** The JSON (jsonb) value at `segments` of `source`. */
   private value(source: JsonSource, segments: readonly string[]): string {
     const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
-    return segments.length === 0 ? from : `(${from} #> ${jsonPath(segments)})`;
+    return segments.length === 0 ? from : valueAt(from, segments);
   }
 
   /** The same value as text: a string's own characters; the expression the indexes are built on. */
   private text(source: JsonSource, segments: readonly string[]): string {
     const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
-    return `(${from} #>> ${jsonPath(segments)})`;
+    return valueAt(from, segments, true);
   }
 
   isUniqueViolation(error: unknown): boolean {
