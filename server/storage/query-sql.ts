@@ -39,7 +39,7 @@ export class QueryCompiler {
       const direction = key.descending ? 'DESC' : 'ASC';
       // Missing values sort first ascending and last descending, the same in every dialect.
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
-      const expressions = path === 'id' || path === 'ts' ? [path] : this.dialect.sortKeys('doc', key.field);
+      const expressions = path === 'id' || path === 'ts' ? [path] : this.dialect.json.sortKeys('doc', key.field);
       for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
     const direction = newestFirst ? 'desc' : 'asc';
@@ -48,7 +48,7 @@ export class QueryCompiler {
 
   private predicate(predicate: Predicate, nextAlias: () => string): { sql: string; bindings: unknown[] } {
     const { target, comparison, type, values } = predicate;
-    const bindings = values.map((value) => this.dialect.bindValue(value, type));
+    const bindings = values.map((value) => this.dialect.json.bindValue(value, type));
     if (target.kind === 'column') {
       const right = comparison === 'IN' ? `IN (${bindings.map(() => '?').join(', ')})` : `${comparison} ?`;
       return { sql: `${target.column} ${right}`, bindings };
@@ -56,7 +56,7 @@ export class QueryCompiler {
     const doc: JsonSource = { kind: 'column', column: 'doc' };
     if (target.kind === 'open') {
       // The value itself, or any element when it is a list, as UNIS's Mongo queries matched.
-      const direct = this.dialect.compare(doc, target.segments, comparison, type, bindings.length);
+      const direct = this.dialect.json.compare(doc, target.segments, comparison, type, bindings.length);
       const elements = this.path(doc, target.segments, [target.segments.length - 1], predicate, nextAlias);
       return { sql: `(${direct} OR ${elements})`, bindings: [...bindings, ...bindings] };
     }
@@ -66,7 +66,7 @@ export class QueryCompiler {
   /** Compare at `segments`, searching through each array on the way (UNIS's Mongo semantics). */
   private path(source: JsonSource, segments: readonly string[], arrays: readonly number[], predicate: Predicate, nextAlias: () => string): string {
     const [first, ...later] = arrays;
-    if (first === undefined) return this.dialect.compare(source, segments, predicate.comparison, predicate.type, predicate.values.length);
+    if (first === undefined) return this.dialect.json.compare(source, segments, predicate.comparison, predicate.type, predicate.values.length);
     const alias = nextAlias();
     const inner = this.path(
       { kind: 'element', alias },
@@ -75,6 +75,6 @@ export class QueryCompiler {
       predicate,
       nextAlias,
     );
-    return `EXISTS (SELECT 1 FROM ${this.dialect.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
+    return `EXISTS (SELECT 1 FROM ${this.dialect.json.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
   }
 }
