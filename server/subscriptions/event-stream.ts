@@ -50,9 +50,12 @@ function sseEvent(change: Published, fields: ParsedQuery['fields']): string {
  * stored event log, so a client that reconnects misses none and gets none twice, whichever
  * process it reaches and however long it was away.
  */
-export function followStream(ctx: RouterContext, kind: KindDescriptor, id: string | undefined, query: ParsedQuery, conditions: readonly Condition[], options: EventStreamOptions): void {
+export async function followStream(ctx: RouterContext, kind: KindDescriptor, id: string | undefined, query: ParsedQuery, conditions: readonly Condition[], options: EventStreamOptions): Promise<void> {
   const { hub, admission, bufferedBytes, logger, streams } = options;
   const resumeAfter = lastEventId(ctx);
+  // What the client has, or what was committed before it asked: never sent. (This process may
+  // be behind the one the client last read from.)
+  const floor = resumeAfter ?? (await hub.newestEvent());
   if (!admission.enter()) throw new HttpError(503, `at most ${admission.limit} subscribers at once`, [], { 'Retry-After': '5' });
 
   const stream = new PassThrough();
@@ -90,7 +93,7 @@ export function followStream(ctx: RouterContext, kind: KindDescriptor, id: strin
     write(sseEvent(change, query.fields));
   };
 
-  const subscription = hub.add({ kind, ...(id !== undefined ? { id } : {}), conditions, deliver });
+  const subscription = hub.add({ kind, ...(id !== undefined ? { id } : {}), conditions, floor, deliver });
   streams.add(close);
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
@@ -103,7 +106,10 @@ export function followStream(ctx: RouterContext, kind: KindDescriptor, id: strin
   ctx.body = stream;
   stream.write(`retry: ${RETRY_MS}\n\n`);
 
-  if (resumeAfter === undefined) return;
+  if (resumeAfter === undefined || resumeAfter >= subscription.after) {
+    held = undefined;
+    return;
+  }
   // After the answer has begun: the missed events flow as the client reads them.
   const replayed = {
     kind,

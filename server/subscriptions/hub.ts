@@ -26,6 +26,8 @@ export interface Subscription {
   readonly kind: KindDescriptor;
   readonly id?: string;
   readonly conditions: readonly EventCondition[];
+  /** Changes up to this event are not for it (it has them, or they were committed before it asked). */
+  readonly floor?: number;
   /** Called for each change that matches, in event order; must not throw. */
   deliver(change: Published): void;
   /** While catching up from the event log: resolves when the subscriber can take more. */
@@ -135,6 +137,11 @@ export class Hub {
     }
   }
 
+  /** The newest committed event, as the event log says now. */
+  newestEvent(): Promise<number> {
+    return this.feed.log.last();
+  }
+
   /** The document of the version a deletion ended, as clients saw it. */
   async endedVersion(change: ChangeEvent, kind: KindDescriptor): Promise<unknown> {
     const ts = await this.feed.log.endedVersion(change.kind, change.id, change.ts);
@@ -151,6 +158,7 @@ export class Hub {
         const prepared = new Prepared(event, kind, this.representations, this);
         for (const set of [general, pinned]) {
           for (const subscription of set ?? []) {
+            if (subscription.floor !== undefined && event.event <= subscription.floor) continue;
             const matched = prepared.matches(subscription.conditions);
             if (matched === true || (matched !== false && (await matched))) subscription.deliver(prepared.published);
           }
