@@ -1,4 +1,4 @@
-import { compareStrings, type EventCondition, type Pattern, type Predicate, type Scalar, type ScalarType } from './tree.js';
+import { compareStrings, type EventCondition, type Pattern, type Predicate, type Scalar, type ScalarType, type Target } from './tree.js';
 
 /** A resource as the matcher sees it: its key members and its parsed document. */
 export interface Candidate {
@@ -93,4 +93,30 @@ function satisfies(candidate: Candidate, predicate: Predicate | Pattern): boolea
  */
 export function matches(candidate: Candidate, conditions: readonly EventCondition[]): boolean {
   return conditions.every((condition) => condition.anyOf.some((predicate) => satisfies(candidate, predicate)));
+}
+
+/**
+ * The scalars a field target reaches in a document, as the matcher searches them: the value at
+ * the path (through the lists the schema declares), or for an open field the value and the
+ * elements of a list there. An equality on the target holds exactly when one of them is equal.
+ */
+export function reachable(document: unknown, target: Exclude<Target, { kind: 'column' }>): Scalar[] {
+  const found: Scalar[] = [];
+  const keep = (value: unknown): void => {
+    if (jsonType(value) !== 'other') found.push(value as Scalar);
+  };
+  const walk = (value: unknown, from: number, arrays: readonly number[]): void => {
+    const [first, ...later] = arrays;
+    if (first === undefined) return keep(at(value, target.segments, from));
+    const list = at(value, target.segments, from, first + 1);
+    if (Array.isArray(list)) for (const element of list) walk(element, first + 1, later);
+  };
+  if (target.kind === 'field') {
+    walk(document, 0, target.arrays);
+  } else {
+    const value = at(document, target.segments);
+    keep(value);
+    if (Array.isArray(value)) value.forEach(keep);
+  }
+  return found;
 }

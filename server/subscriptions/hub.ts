@@ -6,6 +6,7 @@ import type { Representations } from '../rest/representation.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { ChangeAction, ChangeEvent } from '../storage/events.js';
 import type { ResourceStore } from '../storage/resource-store.js';
+import { Registry } from './registry.js';
 
 /** Events read back per round trip when a subscriber catches up from the event log. */
 const REPLAY_BATCH = 500;
@@ -40,7 +41,8 @@ export interface Subscription {
  */
 class Prepared {
   readonly published: Published;
-  private candidate: Candidate | undefined | null;
+  /** The resource as subscriptions match it; null: a deletion of a version no longer readable. */
+  private candidate: Candidate | null | undefined;
 
   constructor(
     private readonly change: ChangeEvent,
@@ -52,35 +54,37 @@ class Prepared {
     this.published = { event: change.event, action: change.action, kind, id: change.id, ts: change.ts, data };
   }
 
+  /** The resource as subscriptions see it; a promise only when a deleted one must be read first. */
+  resource(): Candidate | null | Promise<Candidate | null> {
+    if (this.candidate !== undefined) return this.candidate;
+    const { id, ts } = this.change;
+    if (this.change.doc !== null) return (this.candidate = { id, ts, document: JSON.parse(this.published.data) });
+    return this.hub.endedVersion(this.change, this.kind).then((document) => (this.candidate = document === undefined ? null : { id, ts, document }));
+  }
+
   /** Whether `conditions` hold; a promise only when a deleted resource must be read first. */
   matches(conditions: readonly EventCondition[]): boolean | Promise<boolean> {
     if (conditions.length === 0) return true;
-    if (this.candidate === null) return false;
-    if (this.candidate) return matches(this.candidate, conditions);
-    if (this.change.doc !== null) {
-      this.candidate = { id: this.change.id, ts: this.change.ts, document: JSON.parse(this.published.data) };
-      return matches(this.candidate, conditions);
-    }
-    return this.hub.endedVersion(this.change, this.kind).then((document) => {
-      this.candidate = document === undefined ? null : { id: this.change.id, ts: this.change.ts, document };
-      return this.candidate !== null && matches(this.candidate, conditions);
-    });
+    const resource = this.resource();
+    if (resource instanceof Promise) return resource.then((r) => r !== null && matches(r, conditions));
+    return resource !== null && matches(resource, conditions);
   }
 }
 
 /**
  * The subscriptions of this process and the change feed behind them. Each change of the feed is
- * offered to the subscriptions of its collection (and those of its resource), once, in order;
- * a subscriber that starts from an earlier event (SSE's Last-Event-ID) catches up from the event
- * log first, through the same matching.
+ * offered to the subscriptions that may want it (see Registry), once, in order; a subscriber that
+ * starts from an earlier event (SSE's Last-Event-ID) catches up from the event log first, through
+ * the same matching. Without subscriptions the hub does not listen to the feed, which then reads
+ * no documents.
  */
 export class Hub {
-  private readonly byCollection = new Map<string, Set<Subscription>>();
-  private readonly byResource = new Map<string, Set<Subscription>>();
+  private readonly registry = new Registry();
   private readonly kinds: ReadonlyMap<string, KindDescriptor>;
   private queue: Promise<void> = Promise.resolve();
   /** The last event offered to the subscriptions. */
-  private offered: number;
+  private offered = 0;
+  private unlisten: (() => void) | undefined;
 
   constructor(
     private readonly feed: ChangeFeed,
@@ -90,35 +94,33 @@ export class Hub {
     private readonly logger: Logger,
   ) {
     this.kinds = new Map(kinds.map((k) => [k.collection, k]));
-    this.offered = feed.delivered;
-    feed.subscribe((events) => {
-      this.queue = this.queue.then(() => this.offer(events)).catch((error: unknown) => this.logger.error({ err: error }, 'publishing changes failed'));
-    });
   }
 
   /** The number of subscriptions held. */
   get size(): number {
-    let total = 0;
-    for (const set of this.byCollection.values()) total += set.size;
-    for (const set of this.byResource.values()) total += set.size;
-    return total;
+    return this.registry.size;
   }
 
   /** Register `subscription`; it hears every change after the one returned. Returns how to end it. */
   add(subscription: Subscription): { readonly after: number; readonly remove: () => void } {
-    const key = subscription.id === undefined ? subscription.kind.collection : `${subscription.kind.collection}/${subscription.id}`;
-    const index = subscription.id === undefined ? this.byCollection : this.byResource;
-    (index.get(key) ?? index.set(key, new Set()).get(key)!).add(subscription);
+    if (!this.unlisten) {
+      this.offered = this.feed.delivered;
+      this.unlisten = this.feed.subscribe((events) => {
+        this.queue = this.queue.then(() => this.offer(events)).catch((error: unknown) => this.logger.error({ err: error }, 'publishing changes failed'));
+      });
+    }
+    const take = this.registry.add(subscription);
     return {
       after: this.offered,
       remove: () => {
-        const set = index.get(key);
-        set?.delete(subscription);
-        if (set?.size === 0) index.delete(key);
+        take();
+        if (this.registry.size === 0 && this.unlisten) {
+          this.unlisten();
+          this.unlisten = undefined;
+        }
       },
     };
   }
-
   /**
    * Deliver to `subscription` the changes after `from` up to `until` (the `after` of its add) from
    * the event log: what a reconnecting client missed. Resolves once they are all delivered.
@@ -152,16 +154,14 @@ export class Hub {
   private async offer(events: readonly ChangeEvent[]): Promise<void> {
     for (const event of events) {
       const kind = this.kinds.get(event.kind);
-      const general = this.byCollection.get(event.kind);
-      const pinned = this.byResource.get(`${event.kind}/${event.id}`);
-      if (kind && (general || pinned)) {
+      const interest = this.registry.interest(event.kind, event.id);
+      if (kind && interest.any) {
         const prepared = new Prepared(event, kind, this.representations, this);
-        for (const set of [general, pinned]) {
-          for (const subscription of set ?? []) {
-            if (subscription.floor !== undefined && event.event <= subscription.floor) continue;
-            const matched = prepared.matches(subscription.conditions);
-            if (matched === true || (matched !== false && (await matched))) subscription.deliver(prepared.published);
-          }
+        const resource = interest.byValue ? await prepared.resource() : undefined;
+        for (const subscription of this.registry.candidates(event.kind, event.id, resource?.document)) {
+          if (subscription.floor !== undefined && event.event <= subscription.floor) continue;
+          const matched = prepared.matches(subscription.conditions);
+          if (matched === true || (matched !== false && (await matched))) subscription.deliver(prepared.published);
         }
       }
       this.offered = event.event;
