@@ -8,7 +8,7 @@ import { RefResolver } from './refs.js';
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Annotations the project adds to JSON Schema; declared so strict meta-validation accepts them. */
-export const PROJECT_KEYWORDS = ['x-collection', 'x-index', 'tsType'] as const;
+export const PROJECT_KEYWORDS = ['x-collection', 'x-index', 'x-embed', 'x-unis-name', 'tsType'] as const;
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 /** Paths the server answers itself; a collection may not shadow them. */

@@ -1,4 +1,5 @@
 import { RefResolver } from '../load/refs.js';
+import { collectEmbeds } from './embeds.js';
 import { collectFields } from './fields.js';
 import type { Kind, Model, Operation, SchemaDocument } from './model.js';
 
@@ -11,14 +12,16 @@ export function buildRestModel(documents: readonly SchemaDocument[]): Model {
   const first = documents[0]!;
   const schemaBase = first.id.slice(0, first.id.lastIndexOf('/'));
 
-  const kinds: Kind[] = documents
-    .filter((d) => typeof d.json['x-collection'] === 'string')
+  const collections = documents.filter((d) => typeof d.json['x-collection'] === 'string');
+  const slugs = new Set(collections.map((d) => d.slug));
+  const kinds: Kind[] = collections
     .map((d) => ({
       ...d,
       name: d.typeName,
       collection: d.json['x-collection'] as string,
       closed: d.json.additionalProperties === false || d.json.unevaluatedProperties === false,
       fields: collectFields(d, resolver),
+      embeds: collectEmbeds(d, resolver, slugs),
       dependencies: dependenciesOf(d, resolver),
     }));
 

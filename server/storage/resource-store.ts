@@ -1,12 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import type { WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { recordChanges, type Change } from './events.js';
 import { Pacer } from './pace.js';
-import { QueryCompiler, type FieldTable } from './query-sql.js';
-import type { ParsedQuery } from './query-language.js';
+import type { SortKey } from '../query/syntax.js';
+import type { Condition } from '../query/tree.js';
+import { QueryCompiler } from './query-sql.js';
 
 const HISTORY = 'resource_history';
 const CURRENT = 'resource_current';
@@ -20,9 +21,24 @@ export interface Representation {
   readonly doc: string;
 }
 
-/** One resource to insert: a client-chosen id (or none), and how to build the stored document. */
+/** What an insert stored: a new resource, or a new version of a live one (a re-POST). */
+export interface Inserted extends Representation {
+  readonly kind: string;
+  readonly replaced: boolean;
+}
+
+/**
+ * One resource to insert: its kind, its id, and how to build the stored document. An id the
+ * client chose may exist already: if a live resource has it, a new version of that resource is
+ * stored, unless `createOnly`; a `replayedTs` that a stored version of it has is a conflict (a
+ * replayed insert). An id the server made (`clientId` false) is new by construction.
+ */
 export interface NewResource {
-  readonly id?: string;
+  readonly kind: string;
+  readonly id: string;
+  readonly clientId: boolean;
+  readonly replayedTs?: number;
+  readonly createOnly?: boolean;
   build(id: string, ts: number): object;
 }
 
@@ -39,10 +55,13 @@ export interface ReplaceOptions extends WriteOptions {
   readonly replayedTs?: number;
 }
 
-/** A read selection: the conditions, order and paging of a parsed query, with the kind's fields. */
+/** A read selection: typed conditions, order, paging, and one entry per id (`unique`). */
 export interface Selection {
-  readonly query: ParsedQuery;
-  readonly fields: FieldTable;
+  readonly conditions: readonly Condition[];
+  readonly sort: readonly SortKey[];
+  readonly limit?: number;
+  readonly skip?: number;
+  readonly unique?: boolean;
 }
 
 interface CurrentRow {
@@ -53,11 +72,13 @@ interface CurrentRow {
 /**
  * Versioned documents (rest-contract §3–5). Every write appends to `resource_history` and
  * replaces the row in `resource_current`, in one transaction, under a per-resource lock that
- * the dialect provides, so `ts` is strictly increasing per resource even across processes.
- * Nothing is ever updated in place in the history.
+ * the dialect provides, so `ts` is strictly increasing per resource even across processes, and
+ * numbers its changes in the event log (events.ts). Nothing is ever updated in place in the
+ * history.
  */
 export class ResourceStore {
   private readonly compiler: QueryCompiler;
+  private readonly committed: (() => void)[] = [];
   /** The key reads every GET makes, as SQL for the key reader. */
   private readonly sql: { readonly current: string; readonly version: string; readonly known: string };
 
@@ -71,39 +92,69 @@ export class ResourceStore {
     };
   }
 
-  /** Insert resources, all or nothing. A live id (or one repeated in the batch) is a conflict. */
-  async insert(kind: string, resources: readonly NewResource[]): Promise<Representation[]> {
-    const ids = resources.map((r) => r.id ?? randomUUID());
-    const firstIndex = new Map<string, number>();
-    ids.forEach((id, index) => {
-      if (firstIndex.has(id)) throw new ResourceConflict(`id "${id}" appears twice in the batch`, index);
-      firstIndex.set(id, index);
-    });
-    const chosen = resources.flatMap((r, i) => (r.id === undefined ? [] : [ids[i]!]));
+  /**
+   * Insert resources of any kinds, all or nothing, in one transaction. An id that is live (or
+   * that an earlier item of the same call inserts) gets a new version; a deleted resource's id
+   * continues after its old versions.
+   */
+  async insert(resources: readonly NewResource[]): Promise<Inserted[]> {
+    /** Client-chosen ids per kind: only those can already exist. */
+    const chosen = new Map<string, Set<string>>();
+    for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
     return this.write(async (trx) => {
-      await this.db.dialect.locking.lockResources(trx, kind, chosen);
-      const previous = new Map<string, number>();
-      for (const part of chunks(chosen, INSERT_CHUNK)) {
-        const live = await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part);
-        if (live.length > 0) {
-          const id = String((live[0] as { id: string }).id);
-          throw new ResourceConflict(`a ${kind} resource with id "${id}" exists already`, firstIndex.get(id));
+      /** The newest stored ts per `kind/id`, and whether that resource is live now. */
+      const newest = new Map<string, { ts: number; live: boolean }>();
+      for (const [kind, set] of chosen) {
+        const keys = [...set];
+        await this.db.dialect.locking.lockResources(trx, kind, keys);
+        for (const part of chunks(keys, INSERT_CHUNK)) {
+          const live = new Set((await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part)).map((row: { id: unknown }) => String(row.id)));
+          const rows = (await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id')) as { id: unknown; ts: number | string }[];
+          for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
         }
-        // A deleted resource's id may be reused; its new versions continue after the old ones.
-        const rows = await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id');
-        for (const row of rows as { id: string; ts: number | string }[]) previous.set(row.id, Number(row.ts));
       }
-      const stored = ids.map((id, i): Representation => {
-        const ts = nextTs(previous.get(id));
-        return { id, ts, doc: JSON.stringify(resources[i]!.build(id, ts)) };
-      });
+      /** Current rows to replace: resources live before this insert. */
+      const replacedRows = new Map<string, string[]>();
+      for (const [key, { live }] of newest) {
+        if (!live) continue;
+        const kind = key.slice(0, key.indexOf('/'));
+        (replacedRows.get(kind) ?? replacedRows.set(kind, []).get(kind)!).push(key.slice(kind.length + 1));
+      }
+      const stored: Inserted[] = [];
+      for (let i = 0; i < resources.length; i++) {
+        const resource = resources[i]!;
+        const id = resource.id;
+        const key = `${resource.kind}/${id}`;
+        const before = newest.get(key);
+        if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
+        // A replay is of a live resource's version; an id whose resource was deleted starts anew
+        // (BLiPP re-registers a deleted measurement by posting the representation it kept).
+        if (resource.replayedTs !== undefined && before?.live) {
+          const replay = await trx(HISTORY).first('ts').where({ kind: resource.kind, id, ts: resource.replayedTs, deleted: false });
+          if (replay) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
+        }
+        const ts = nextTs(before?.ts);
+        newest.set(key, { ts, live: true });
+        stored.push({ kind: resource.kind, id, ts, doc: JSON.stringify(resource.build(id, ts)), replaced: before?.live === true });
+      }
+      const byKind = new Map<string, Inserted[]>();
+      for (const r of stored) (byKind.get(r.kind) ?? byKind.set(r.kind, []).get(r.kind)!).push(r);
       const pacer = new Pacer();
-      for (const part of chunks(stored, INSERT_CHUNK)) {
-        await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc), deleted: false })));
-        await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc) })));
-        await pacer.breathe();
+      for (const [kind, list] of byKind) {
+        for (const part of chunks(list, INSERT_CHUNK)) {
+          await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc), deleted: false })));
+          await pacer.breathe();
+        }
+        for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) await trx(CURRENT).where('kind', kind).whereIn('id', part).delete();
+        // An id inserted twice in one call: its last version is the current one.
+        const last = [...new Map(list.map((r) => [r.id, r])).values()];
+        for (const part of chunks(last, INSERT_CHUNK)) {
+          await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc) })));
+          await pacer.breathe();
+        }
       }
+      await recordChanges(trx, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
       return stored;
     });
   }
@@ -124,6 +175,7 @@ export class ResourceStore {
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
       await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.columns.documentValue(trx, doc), deleted: false });
       await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.columns.documentValue(trx, doc) });
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
       return { id, ts, doc };
     });
   }
@@ -132,8 +184,10 @@ export class ResourceStore {
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
       const current = await this.lockedCurrent(trx, kind, id, options.expect);
-      await trx(HISTORY).insert({ kind, id, ts: nextTs(current.ts), doc: null, deleted: true });
+      const ts = nextTs(current.ts);
+      await trx(HISTORY).insert({ kind, id, ts, doc: null, deleted: true });
       await trx(CURRENT).where({ kind, id }).delete();
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
     });
   }
 
@@ -172,17 +226,23 @@ export class ResourceStore {
   }
 
   private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
-    const { query, fields } = selection;
-    this.compiler.where(builder, query, fields);
-    this.compiler.orderBy(builder, query, newestFirst);
-    if (query.limit !== undefined) builder.limit(query.limit);
-    if (query.skip !== undefined) builder.offset(query.skip);
-    const rows = this.db.stream(builder, query.limit);
+    this.compiler.where(builder, selection.conditions);
+    this.compiler.orderBy(builder, selection.sort, newestFirst);
+    if (selection.limit !== undefined) builder.limit(selection.limit);
+    if (selection.skip !== undefined) builder.offset(selection.skip);
+    const rows = this.db.stream(builder, selection.limit);
     const errors = this.db.dialect.errors;
+    // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
+    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         try {
-          for await (const row of rows) yield { id: String(row.id), ts: Number(row.ts), doc: String(row.doc) };
+          for await (const row of rows) {
+            const id = String(row.id);
+            if (seen?.has(id)) continue;
+            seen?.add(id);
+            yield { id, ts: Number(row.ts), doc: String(row.doc) };
+          }
         } catch (error) {
           throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }
@@ -203,13 +263,21 @@ export class ResourceStore {
     return { ts, doc: row.doc };
   }
 
+  /** Call `listener` after each committed write (the change feed reads the event log then). */
+  onCommitted(listener: () => void): void {
+    this.committed.push(listener);
+  }
+
   /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
   private async write<T>(job: WriteJob<T>): Promise<T> {
+    let result: T;
     try {
-      return await this.db.write(job);
+      result = await this.db.write(job);
     } catch (error) {
       throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
+    for (const listener of this.committed) listener();
+    return result;
   }
 
   private async read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {

@@ -5,16 +5,26 @@ export function jsonPath(segments: readonly string[]): string {
   return `'{${segments.map((s) => `"${s}"`).join(',')}}'`;
 }
 
+/**
+ * The JSON value at `segments` of `from` (`text`: as text). `#>` reads a segment of digits as an
+ * index into a list; a segment is a member name in the query language (as SQLite reads it), so
+ * such a path steps with `->` and a text key, which finds nothing in a list.
+ */
+function valueAt(from: string, segments: readonly string[], text = false): string {
+  if (!segments.some((segment) => /^\d+$/.test(segment))) return `(${from} ${text ? '#>>' : '#>'} ${jsonPath(segments)})`;
+  const value = segments.reduce((expression, segment) => `(${expression} -> '${segment}')`, from);
+  return text ? `(${value} #>> '{}')` : value;
+}
+
 /** The JSON (jsonb) value at `segments` of `source`. */
 function value(source: JsonSource, segments: readonly string[]): string {
   const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
-  return segments.length === 0 ? from : `(${from} #> ${jsonPath(segments)})`;
+  return segments.length === 0 ? from : valueAt(from, segments);
 }
 
 /** The same value as text: a string's own characters; the expression the indexes are built on. */
 function text(source: JsonSource, segments: readonly string[]): string {
-  const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
-  return `(${from} #>> ${jsonPath(segments)})`;
+  return valueAt(source.kind === 'column' ? source.column : `${source.alias}.value`, segments, true);
 }
 
 /**
@@ -49,14 +59,14 @@ export const postgresJson: JsonSql = {
   },
 
   sortKeys(column: string, segments: readonly string[]): string[] {
-    const v = `(${column} #> ${jsonPath(segments)})`;
+    const v = valueAt(column, segments);
     const type = `jsonb_typeof(${v})`;
     // SQLite's order of json_extract values: NULL (missing or JSON null), then numbers with
     // booleans as 0 and 1, then text (strings; objects and arrays as their JSON), bytewise.
     return [
       `CASE ${type} WHEN 'number' THEN 0 WHEN 'boolean' THEN 0 WHEN 'string' THEN 1 WHEN 'object' THEN 1 WHEN 'array' THEN 1 END`,
       `CASE ${type} WHEN 'number' THEN (${v})::numeric WHEN 'boolean' THEN CASE WHEN (${v})::boolean THEN 1 ELSE 0 END END`,
-      `CASE WHEN ${type} IN ('string', 'object', 'array') THEN (${column} #>> ${jsonPath(segments)}) END COLLATE "C"`,
+      `CASE WHEN ${type} IN ('string', 'object', 'array') THEN ${valueAt(column, segments, true)} END COLLATE "C"`,
     ];
   },
 };
@@ -66,9 +76,9 @@ export const postgresColumns: ColumnSql = {
     return knex.raw('?::jsonb', [json]);
   },
 
-  documentText(knex, column: string) {
+  documentText(knex, column: string, alias = column) {
     // The stored JSON as text: no parse and re-serialise on the way to the client.
-    return knex.raw('??::text AS ??', [column, column]);
+    return knex.raw('??::text AS ??', [column, alias]);
   },
 
   jsonRows(columns: readonly string[], orderBy: string): string {

@@ -5,6 +5,15 @@ export function jsonPath(segments: readonly string[]): string {
   return `'$${segments.map((s) => `."${s}"`).join('')}'`;
 }
 
+/**
+ * JSON text to apply a path to: the document column, or an element of an array being searched
+ * when it is an object. json_each gives a scalar element as an SQL value (a string unquoted),
+ * which is no JSON text: a path applied to it would fail the statement ("malformed JSON").
+ */
+function jsonOf(source: JsonSource): string {
+  return source.kind === 'column' ? source.column : `(CASE ${source.alias}.type WHEN 'object' THEN ${source.alias}.value END)`;
+}
+
 const JSON_TYPES: Record<ScalarType, string> = {
   string: "('text')",
   number: "('integer','real')",
@@ -21,7 +30,7 @@ export const sqliteJson: JsonSql = {
       value = `${source.alias}.atom`;
       jsonType = `${source.alias}.type`;
     } else {
-      const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
+      const from = jsonOf(source);
       value = `json_extract(${from}, ${jsonPath(segments)})`;
       jsonType = `json_type(${from}, ${jsonPath(segments)})`;
     }
@@ -37,7 +46,7 @@ export const sqliteJson: JsonSql = {
   },
 
   arrayElements(source: JsonSource, segments: readonly string[], alias: string): string {
-    const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
+    const from = jsonOf(source);
     // json_each on a non-array would walk an object's members; only arrays are searched.
     return `json_each(CASE json_type(${from}, ${jsonPath(segments)}) WHEN 'array' THEN json_extract(${from}, ${jsonPath(segments)}) ELSE '[]' END) AS ${alias}`;
   },
@@ -54,8 +63,8 @@ export const sqliteColumns: ColumnSql = {
     return json;
   },
 
-  documentText(_knex, column: string): string {
-    return column;
+  documentText(_knex, column: string, alias = column): string {
+    return alias === column ? column : `${column} as ${alias}`;
   },
 
   jsonRows(columns: readonly string[], orderBy: string): string {

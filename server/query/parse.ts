@@ -1,0 +1,173 @@
+/**
+ * The UNIS query language (rest-contract §5), parsed from the raw query string into its syntax
+ * tree (syntax.ts). Typing (typing.ts) then gives it meaning; the SQL compiler of storage and the
+ * matcher of events (match.ts) evaluate the typed tree.
+ *
+ * As in UNIS (Tornado), each `key=value` pair is percent-decoded first and the grammar is applied
+ * to the decoded text, so `%3D`, `%2C` and `%7C` are the operators `=`, `,` and `|`: clients
+ * build query strings with their HTTP library's encoder (dlt-web sends `ts=gt%3D<µs>`). A
+ * literal `,` or `|` inside a value cannot be expressed, exactly as in UNIS.
+ */
+
+import { QueryError } from './errors.js';
+import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
+
+/** Segments of a field path; the same set the SQL compiler may write as literals. */
+const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
+const MAX_SEGMENTS = 16;
+const MAX_PAGE = 2 ** 31 - 1;
+const OPERATOR = /^(lte|lt|gte|gt)=/;
+const TYPED = /^(number|integer|boolean|string):/i;
+/**
+ * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
+ * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
+ */
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token']);
+const TRUE = /^(true|1)$/i;
+const FALSE = /^(false|0)$/i;
+
+function decode(raw: string, parameter: string): string {
+  let text: string;
+  try {
+    text = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw new QueryError(parameter, `"${parameter}" has a malformed percent-encoding`);
+  }
+  // Bodies may not hold NUL either (no PostgreSQL string can), so such a value could never
+  // match; refusing it keeps every engine's answer the same.
+  if (text.includes('\u0000')) throw new QueryError(parameter, `"${parameter}" contains NUL (%00)`);
+  return text;
+}
+
+export function parseField(text: string, parameter: string): string[] {
+  const segments = text.split('.');
+  if (text === '' || segments.some((s) => s === '')) throw new QueryError(parameter, `"${parameter}": empty field name`);
+  if (segments.length > MAX_SEGMENTS) throw new QueryError(parameter, `"${parameter}": field path deeper than ${MAX_SEGMENTS}`);
+  for (const segment of segments) {
+    if (!SEGMENT.test(segment)) {
+      throw new QueryError(parameter, `"${parameter}": field names may hold only letters, digits and _ $ @ : -`);
+    }
+  }
+  return segments;
+}
+
+function parseValue(text: string, parameter: string): QueryValue {
+  const typed = TYPED.exec(text);
+  if (!typed) return { value: text };
+  const type = typed[1]!.toLowerCase() as ValueType;
+  const literal = text.slice(typed[0].length);
+  switch (type) {
+    case 'string':
+      return { value: literal, type };
+    case 'integer':
+      if (/^-?\d{1,16}$/.test(literal) && Number.isSafeInteger(Number(literal))) return { value: Number(literal), type };
+      throw new QueryError(parameter, `"${parameter}": "${literal}" is not an integer`);
+    case 'number':
+      if (/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(literal) && Number.isFinite(Number(literal))) return { value: Number(literal), type };
+      throw new QueryError(parameter, `"${parameter}": "${literal}" is not a number`);
+    case 'boolean':
+      // Any letter case, as UNIS read it.
+      if (TRUE.test(literal)) return { value: true, type };
+      if (FALSE.test(literal)) return { value: false, type };
+      throw new QueryError(parameter, `"${parameter}": "${literal}" is not a boolean (true, false, 1 or 0)`);
+  }
+}
+
+/** `value`, `op=value` or `v1,v2,…` of one field: the text is already decoded. */
+function parseTerm(field: string[], text: string, parameter: string): Term {
+  const operatorMatch = OPERATOR.exec(text);
+  const operator: Operator = operatorMatch ? (operatorMatch[1] as Operator) : 'eq';
+  const rest = operatorMatch ? text.slice(operatorMatch[0].length) : text;
+  const items = rest.split(',');
+  if (operator !== 'eq' && items.length > 1) {
+    throw new QueryError(parameter, `"${parameter}": a ${operator} comparison takes one value`);
+  }
+  return { field, operator, values: items.map((item) => parseValue(item, parameter)), parameter };
+}
+
+/** `key=value`, where the value may continue with `|field=value` terms (OR). */
+function parseCondition(key: string, text: string): Condition {
+  const [first = '', ...others] = text.split('|');
+  const terms = [parseTerm(parseField(key, key), first, key)];
+  for (const other of others) {
+    const equals = other.indexOf('=');
+    if (equals <= 0) throw new QueryError(key, `"${key}": each term after | must be field=value`);
+    terms.push(parseTerm(parseField(other.slice(0, equals), key), other.slice(equals + 1), key));
+  }
+  return { terms };
+}
+
+function parseCount(text: string, parameter: string): number {
+  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_PAGE) {
+    throw new QueryError(parameter, `"${parameter}" must be a non-negative integer`);
+  }
+  return Number(text);
+}
+
+function parseSort(text: string): SortKey[] {
+  return text.split(',').map((item) => {
+    const [field = '', direction = '1', extra] = item.split(':');
+    if (extra !== undefined || (direction !== '1' && direction !== '-1')) {
+      throw new QueryError('sort', '"sort" takes field:1 or field:-1, comma-separated');
+    }
+    return { field: parseField(field, 'sort'), descending: direction === '-1' };
+  });
+}
+
+/** `unique=true` (any case, or 1; empty as a bare switch); false, 0 turn it off. */
+function parseSwitch(text: string, parameter: string): boolean {
+  if (text === '' || TRUE.test(text)) return true;
+  if (FALSE.test(text)) return false;
+  throw new QueryError(parameter, `"${parameter}" takes true or false`);
+}
+
+/** `ts` of a single resource: the integer `ts` of one version. */
+function parseVersion(text: string): number | null {
+  const typed = /^integer:/i.exec(text);
+  const digits = typed ? text.slice(typed[0].length) : text;
+  if (!/^\d+$/.test(digits)) {
+    throw new QueryError('ts', '"ts" of a single resource selects one version: an integer (microseconds); use conditions on other fields to search its versions');
+  }
+  const value = Number(digits);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** Parse a raw query string (without `?`). */
+export function parseQuery(queryString: string, maxParameters: number, scope: QueryScope = 'collection'): ParsedQuery {
+  const pairs = queryString.split('&').filter((p) => p !== '');
+  if (pairs.length > maxParameters) {
+    throw new QueryError('query', `at most ${maxParameters} query parameters are accepted`);
+  }
+  const conditions: Condition[] = [];
+  const sort: SortKey[] = [];
+  let fields: string[][] | undefined;
+  let limit: number | undefined;
+  let skip: number | undefined;
+  let unique = false;
+  let inline = false;
+  let version: number | null | undefined;
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
+    const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
+    if (key === 'ts' && scope === 'resource') version = parseVersion(value);
+    else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
+    else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
+    else if (key === 'limit') limit = parseCount(value, 'limit');
+    else if (key === 'skip') skip = parseCount(value, 'skip');
+    else if (key === 'unique') unique = parseSwitch(value, 'unique');
+    else if (key === 'inline') inline = true;
+    else if (key === 'access_token') continue;
+    else sort.push(...parseSort(value));
+  }
+  return {
+    conditions,
+    sort,
+    unique,
+    inline,
+    ...(fields ? { fields } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(skip !== undefined ? { skip } : {}),
+    ...(version !== undefined ? { version } : {}),
+  };
+}

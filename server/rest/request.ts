@@ -1,0 +1,94 @@
+import type { RouterContext } from '@koa/router';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import type { Limits } from '../config.js';
+import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
+import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../storage/errors.js';
+import { QueryError } from '../query/errors.js';
+import { parseQuery } from '../query/parse.js';
+import type { ParsedQuery, QueryScope } from '../query/syntax.js';
+import { typeConditions } from '../query/typing.js';
+import type { Selection } from '../storage/resource-store.js';
+import { resolveDerived } from './derived-query.js';
+import { requestProfile } from './media.js';
+import type { Representations } from './representation.js';
+
+/** What every operation reads from the request, with the client's mistakes as HTTP errors. */
+
+export function malformedQuery(error: QueryError): HttpError {
+  return badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
+}
+
+/** A request's query: what it says, and the selection of resources it makes for the kind. */
+export interface RequestQuery {
+  readonly query: ParsedQuery;
+  readonly selection: Selection;
+}
+
+/**
+ * The query of the request: parsed, conditions on derived members (`selfRef`, `$schema`)
+ * resolved, typed by the kind's fields. A malformed one is a 400 that names the parameter.
+ */
+export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): RequestQuery {
+  try {
+    const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
+    const { limit, skip, sort, unique } = query;
+    return { query, selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
+  } catch (error) {
+    throw error instanceof QueryError ? malformedQuery(error) : error;
+  }
+}
+
+/**
+ * The id of the path. One with control characters cannot exist (ids are stored text, and
+ * PostgreSQL cannot even hold a NUL), so it is a 404 before any database sees it.
+ */
+export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
+  const id = ctx.params.id!;
+  if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
+  return id;
+}
+
+export function requireObject(value: unknown, what: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${what} must be a JSON object`, [{ path: '', message: 'must be an object' }]);
+  return value as Record<string, unknown>;
+}
+
+/** A `ts` the client sent, which a write must not replay (rest-contract §3). */
+export function clientTs(body: Record<string, unknown>): number | undefined {
+  return typeof body.ts === 'number' && Number.isSafeInteger(body.ts) ? body.ts : undefined;
+}
+
+/**
+ * The storage outcomes a client causes, as HTTP errors: the one place that maps them.
+ * `pointer` places an error of the n-th stored item in the request body.
+ */
+export async function storageOutcome<T>(work: () => Promise<T>, pointer: (index: number | undefined) => string = () => ''): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ResourceMissing) throw notFound('no resource with that id');
+    if (error instanceof PreconditionFailed) {
+      const message = error.index === undefined ? 'If-Match does not match the newest representation' : `If-None-Match: * but ${error.message}`;
+      throw new HttpError(412, message, error.index === undefined ? [] : [{ path: `${pointer(error.index)}/id`, message: error.message }]);
+    }
+    if (error instanceof ResourceConflict) throw new HttpError(409, error.message, [{ path: `${pointer(error.index)}/ts`, message: error.message }]);
+    throw error;
+  }
+}
+
+/**
+ * Run a check of the addresses a request names; when it met a schema base this process does not
+ * know and another process has recorded new bases since, run it once more with them.
+ */
+export async function withKnownBases<T extends { readonly unknownBase: boolean }>(representations: Representations, check: () => T): Promise<T> {
+  const first = check();
+  if (!first.unknownBase || !(await representations.addresses.refresh())) return first;
+  return check();
+}
+
+/** The `profile` of the request's Content-Type, checked against the kind (415 for a bad type). */
+export function profileProblem(ctx: RouterContext, kind: KindDescriptor, representations: Representations, mergePatch: boolean): { readonly issues: readonly ErrorDetail[]; readonly unknownBase: boolean } {
+  const profile = requestProfile(ctx, { mergePatch });
+  const problem = profile === undefined ? undefined : representations.schemaProblem(kind, profile, 'Content-Type');
+  return problem ? { issues: [{ path: problem.path, message: `profile ${problem.message}` }], unknownBase: problem.unknownBase } : { issues: [], unknownBase: false };
+}
