@@ -5,6 +5,7 @@ import { knexLog } from '../../knex-log.js';
 import { Checkpoints } from './checkpoints.js';
 import { GroupCommit } from './group-commit.js';
 import { preparedOnceClient } from './knex-client.js';
+import { workerReadClient } from './read-client.js';
 import { SqliteKeyReader } from './key-reader.js';
 import { streamRows } from './stream.js';
 import { WalSync } from './wal-sync.js';
@@ -32,9 +33,9 @@ const READER = [...COMMON, 'busy_timeout = 10000', 'query_only = 1'];
 export class SqliteConnections implements Connections {
   constructor(private readonly filename: string) {}
 
-  private config(poolMax: number, pragmas: readonly string[]): Knex.Config {
+  private config(client: typeof Knex.Client, poolMax: number, pragmas: readonly string[]): Knex.Config {
     return {
-      client: preparedOnceClient,
+      client,
       connection: { filename: this.filename },
       useNullAsDefault: true,
       acquireConnectionTimeout: 10_000,
@@ -54,8 +55,9 @@ export class SqliteConnections implements Connections {
   }
 
   open({ poolMax, logger }: PoolOptions): Pools {
-    const reader = knexFactory({ ...this.config(poolMax, READER), ...knexLog(logger) });
-    const writer = knexFactory({ ...this.config(1, WRITER), ...knexLog(logger) });
+    // The readers' connections live on worker threads and apply their settings there.
+    const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, []), ...knexLog(logger) });
+    const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
     const commits = new GroupCommit(writer, new WalSync(`${this.filename}-wal`));
     let checkpoints: Checkpoints | undefined;
