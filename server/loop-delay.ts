@@ -4,7 +4,11 @@ import type { Logger } from './log.js';
 /** How often the event loop's delay is sampled, in ms (Node's default). */
 const RESOLUTION_MS = 10;
 
-const ms = (nanoseconds: number): number => Math.round(nanoseconds / 10_000) / 100;
+/**
+ * How late the loop ran, in ms: the histogram holds the intervals between the sampling timer's
+ * runs (perf_hooks records `now − previous run`), so the delay is what exceeds the resolution.
+ */
+const lateMs = (intervalNs: number): number => Math.max(0, Math.round((intervalNs - RESOLUTION_MS * 1e6) / 10_000) / 100);
 
 /**
  * Event-loop delay, the measure of how long work holds the loop (storage/pace.ts keeps it
@@ -17,7 +21,7 @@ export function reportLoopDelay(logger: Logger): () => void {
   histogram.enable();
   const report = (): void => {
     logger.info(
-      { samples: histogram.count, p50Ms: ms(histogram.percentile(50)), p99Ms: ms(histogram.percentile(99)), maxMs: ms(histogram.max) },
+      { samples: histogram.count, p50Ms: lateMs(histogram.percentile(50)), p99Ms: lateMs(histogram.percentile(99)), maxMs: lateMs(histogram.max) },
       'event loop delay',
     );
     histogram.reset();
