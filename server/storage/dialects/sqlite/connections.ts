@@ -59,7 +59,7 @@ export class SqliteConnections implements Connections {
     const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, []), ...knexLog(logger) });
     const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
-    const commits = new GroupCommit(writer, new WalSync(`${this.filename}-wal`));
+    const commits = new GroupCommit(writer, new WalSync(this.filename));
     let checkpoints: Checkpoints | undefined;
     return {
       reader,

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Row } from '../../dialect.js';
+import { BetterSqlite3Client, type KnexQuery } from './knex-base.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 
 /** Rows per message of a streamed result: about 100–200 KB of documents. */
@@ -81,30 +81,13 @@ export class WorkerConnection {
   }
 }
 
-/** What this client uses of knex's own better-sqlite3 client. */
-interface BaseClient {
-  readonly connectionSettings: { filename: string };
-  _formatBindings(bindings: readonly unknown[] | undefined): unknown[];
-}
-
-/** The query knex hands to a client to run. */
-interface KnexQuery {
-  sql: string;
-  bindings?: readonly unknown[];
-  response?: unknown;
-  context?: { lastID: number; changes: number };
-}
-
-const require = createRequire(import.meta.url);
-const Base = require('knex/lib/dialects/better-sqlite3/index.js') as new (config: Knex.Config) => BaseClient;
-
 /**
  * knex's `better-sqlite3` client with its connections on worker threads, each set up with
  * `pragmas`: knex builds the SQL and runs transactions as ever, and each statement runs on the
  * connection's own thread.
  */
 export function workerReadClient(pragmas: readonly string[]): typeof Knex.Client {
-  class WorkerReadClient extends Base {
+  class WorkerReadClient extends BetterSqlite3Client {
     async acquireRawConnection(): Promise<WorkerConnection> {
       return WorkerConnection.open(this.connectionSettings.filename, pragmas);
     }

@@ -5,10 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
+import { Statements } from './statements.js';
 
 const { filename, pragmas } = workerData as { filename: string; pragmas: readonly string[] };
-/** Most statements kept prepared: every shape the stores read, with room. */
-const STATEMENTS = 500;
 
 const port = parentPort!;
 const reply = (message: ReadReply): void => port.postMessage(message);
@@ -23,18 +22,8 @@ try {
   process.exit(0);
 }
 
-const statements = new Map<string, BetterSqlite3.Statement>();
+const statements = new Statements(database);
 let rows: IterableIterator<unknown> | undefined;
-
-function prepared(sql: string): BetterSqlite3.Statement {
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = database.prepare(sql);
-    if (statements.size >= STATEMENTS) statements.delete(statements.keys().next().value!);
-    statements.set(sql, statement);
-  }
-  return statement;
-}
 
 function describe(error: unknown): { message: string; code?: string; name?: string } {
   const e = error as { message?: unknown; code?: unknown; name?: unknown };
@@ -59,7 +48,7 @@ port.on('message', (request: ReadRequest) => {
   try {
     switch (request.op) {
       case 'query': {
-        const statement = prepared(request.sql);
+        const statement = statements.get(request.sql);
         if (statement.reader) reply({ id: request.id, rows: statement.all(request.bindings) });
         else {
           const result = statement.run(request.bindings);

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 
 /**
  * Durability of commits, off the event loop. The writer commits with `synchronous = NORMAL`
@@ -9,14 +9,17 @@ import { open } from 'node:fs/promises';
  * a power loss at NORMAL; what NORMAL alone gives up, durability of the last commits, is what
  * this flush restores before any of them is acknowledged.
  *
- * The file is opened by name for each flush, so a WAL that SQLite replaced is never missed.
+ * The file is opened by name for each flush, so a WAL that SQLite replaced is never missed; the
+ * name is SQLite's, beside the database file with symbolic links resolved.
  */
 export class WalSync {
   private flushing: Promise<void> | undefined;
   /** A flush that starts once the current one ends, shared by everyone who asks meanwhile. */
   private queued: Promise<void> | undefined;
 
-  constructor(private readonly walPath: string) {}
+  private walPath: string | undefined;
+
+  constructor(private readonly databasePath: string) {}
 
   /** Resolves once everything committed before the call is on disk. */
   durable(): Promise<void> {
@@ -42,6 +45,7 @@ export class WalSync {
 
   private async flush(): Promise<void> {
     try {
+      this.walPath ??= `${await realpath(this.databasePath)}-wal`;
       const file = await open(this.walPath, 'r');
       try {
         await file.datasync();
@@ -50,7 +54,7 @@ export class WalSync {
       }
     } catch (error) {
       // Reported as SQLite reports a failed sync, so the stores answer "unavailable".
-      throw Object.assign(new Error(`flushing ${this.walPath} failed`, { cause: error }), { code: 'SQLITE_IOERR_FSYNC' });
+      throw Object.assign(new Error(`flushing the WAL of ${this.databasePath} failed`, { cause: error }), { code: 'SQLITE_IOERR_FSYNC' });
     }
   }
 }
