@@ -6,11 +6,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 
 const { filename, intervalMs } = workerData as { filename: string; intervalMs: number };
-const database = new BetterSqlite3(filename, { fileMustExist: true });
-database.pragma('busy_timeout = 0');
+/** Opened at the first tick: the thread starts with the pools, before the migrations make the file. */
+let database: BetterSqlite3.Database | undefined;
 
 const timer = setInterval(() => {
   try {
+    if (!database) {
+      database = new BetterSqlite3(filename, { fileMustExist: true });
+      database.pragma('busy_timeout = 0');
+    }
     // PASSIVE: as many frames as no reader still needs, without waiting for anyone.
     database.pragma('wal_checkpoint(PASSIVE)');
   } catch {
@@ -21,6 +25,6 @@ const timer = setInterval(() => {
 parentPort!.on('message', (message: unknown) => {
   if (message !== 'stop') return;
   clearInterval(timer);
-  database.close();
+  database?.close();
   parentPort!.close();
 });

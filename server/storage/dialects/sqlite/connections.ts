@@ -60,20 +60,16 @@ export class SqliteConnections implements Connections {
     const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
     const commits = new GroupCommit(writer, new WalSync(this.filename));
-    let checkpoints: Checkpoints | undefined;
+    const checkpoints = new Checkpoints(this.filename);
     return {
       reader,
       writer,
       keys,
-      write: (job) => {
-        // Started with the first write: the file exists by then (migrations wrote it).
-        checkpoints ??= new Checkpoints(this.filename);
-        return commits.run(job);
-      },
+      write: (job) => commits.run(job),
       stream: (query) => streamRows(reader, query),
       async close() {
         await commits.idle();
-        await checkpoints?.stop();
+        await checkpoints.stop();
         await keys.close();
         await writer.destroy();
         await reader.destroy();

@@ -31,6 +31,7 @@ export class WorkerConnection {
     worker.on('message', (reply: ReadReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (waiting) 'error' in reply ? waiting.reject(driverError(reply.error)) : waiting.resolve(reply);
     });
     const gone = (error: Error): void => {
@@ -40,13 +41,13 @@ export class WorkerConnection {
     };
     worker.on('error', (error) => gone(Object.assign(error, { code: 'SQLITE_CANTOPEN' })));
     worker.on('exit', () => gone(Object.assign(new Error('the reader connection closed'), { code: 'SQLITE_CANTOPEN' })));
-    // An idle reader must not keep the process alive.
-    worker.unref();
   }
 
   static open(filename: string, pragmas: readonly string[]): Promise<WorkerConnection> {
     const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { filename, pragmas } });
     const connection = new WorkerConnection(worker);
+    // Referenced while an answer is awaited, so the process waits for it; an idle reader must
+    // not keep the process alive.
     return new Promise((resolve, reject) => {
       connection.pending.set(0, { resolve: () => resolve(connection), reject });
     });
@@ -56,6 +57,7 @@ export class WorkerConnection {
     if (!this.alive) return Promise.reject(Object.assign(new Error('the reader connection closed'), { code: 'SQLITE_CANTOPEN' }));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...request, id });
     });
