@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadSchemas } from './load/schemas.js';
-import { loadWsdl } from './load/wsdl.js';
+import { loadSchemas, type SchemaDocument } from './load/schemas.js';
+import { loadWsdl, type LoadedWsdl } from './load/wsdl.js';
 import type { Model } from './model/model.js';
 import { buildRestModel } from './model/rest.js';
+import { buildSoapModel } from './model/soap.js';
 import { emitRestClient } from './emit/client.js';
 import { emitOpenApi } from './emit/openapi.js';
 import type { GeneratedFile } from './emit/output.js';
@@ -20,13 +21,30 @@ export interface PipelineInput {
   readonly wsdlFile?: string;
 }
 
-/** Load → model: the one intermediate model of both interfaces. */
-export async function buildModel(input: PipelineInput): Promise<Model> {
+/** What the load phase read: the schema documents and, when the project has one, the WSDL. */
+export interface Loaded {
+  readonly documents: readonly SchemaDocument[];
+  readonly wsdl?: LoadedWsdl;
+}
+
+/** Load: read and check the sources; nothing is resolved yet. */
+export async function load(input: PipelineInput): Promise<Loaded> {
   const documents = await loadSchemas(input.root, input.schemaDir);
-  const rest = buildRestModel(documents);
-  if (input.wsdlFile === undefined || !existsSync(path.resolve(input.root, input.wsdlFile))) return rest;
-  const { service, operations } = await loadWsdl(input.root, input.wsdlFile);
+  if (input.wsdlFile === undefined || !existsSync(path.resolve(input.root, input.wsdlFile))) return { documents };
+  return { documents, wsdl: await loadWsdl(input.root, input.wsdlFile) };
+}
+
+/** Model: the one intermediate model of both interfaces, every reference resolved once. */
+export function model(loaded: Loaded): Model {
+  const rest = buildRestModel(loaded.documents);
+  if (!loaded.wsdl) return rest;
+  const { service, operations } = buildSoapModel(loaded.wsdl);
   return { ...rest, operations: [...rest.operations, ...operations], soap: service };
+}
+
+/** Load → model. */
+export async function buildModel(input: PipelineInput): Promise<Model> {
+  return model(await load(input));
 }
 
 /** Model → files: every emitter, in a fixed order, sorted by path for determinism. */

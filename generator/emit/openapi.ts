@@ -1,5 +1,6 @@
-import { RefResolver } from '../load/refs.js';
+import { pointerJoin } from '../errors.js';
 import type { Kind, Model, Operation, SchemaDocument } from '../model/model.js';
+import type { References } from '../model/refs.js';
 import { jsonNotice, jsonText, type GeneratedFile } from './output.js';
 
 type Json = Record<string, unknown>;
@@ -13,9 +14,8 @@ const ERROR_REF = { $ref: '#/components/schemas/ErrorBody' };
  * the description stands alone. The server replaces `servers` with its configured base URL.
  */
 export function emitOpenApi(model: Model): GeneratedFile[] {
-  const resolver = new RefResolver(model.documents);
   const schemas: Json = {};
-  for (const document of model.documents) schemas[document.typeName] = componentSchema(document, resolver);
+  for (const document of model.documents) schemas[document.typeName] = componentSchema(document, model.refs);
   schemas.ErrorBody = ERROR_BODY;
 
   const paths: Json = {};
@@ -151,23 +151,23 @@ function operationObject(op: Operation, kind: Kind): Json {
 }
 
 /** A document as a component: no `$id`, every `$ref` pointing into `components.schemas`. */
-function componentSchema(document: SchemaDocument, resolver: RefResolver): Json {
-  const rewrite = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(rewrite);
+function componentSchema(document: SchemaDocument, refs: References): Json {
+  const rewrite = (value: unknown, at: string): unknown => {
+    if (Array.isArray(value)) return value.map((item, i) => rewrite(item, pointerJoin(at, i)));
     if (value === null || typeof value !== 'object') return value;
     const copy: Json = {};
     for (const [key, child] of Object.entries(value)) {
       if (key === '$id' || key === '$schema' || key === 'tsType') continue;
       if (key === '$ref' && typeof child === 'string') {
-        const target = resolver.resolve(document, child, '');
+        const target = refs.at(document, at);
         copy.$ref = `#/components/schemas/${target.document.typeName}${target.pointer}`;
       } else {
-        copy[key] = rewrite(child);
+        copy[key] = rewrite(child, pointerJoin(at, key));
       }
     }
     return copy;
   };
-  return rewrite(document.json) as Json;
+  return rewrite(document.json, '') as Json;
 }
 
 function errorResponse(description: string): Json {

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
 import { GeneratorError } from '../errors.js';
-import { PROJECT_KEYWORDS } from '../load/schemas.js';
+import { PROJECT_KEYWORDS } from '../keywords.js';
 import type { Model } from '../model/model.js';
 import { tsHeader, type GeneratedFile } from './output.js';
 import { render } from './templates.js';

@@ -7,23 +7,11 @@
  * every artifact (types, validators, routes, SDKs, API description) can follow it.
  */
 
+import type { SchemaDocument } from '../load/schemas.js';
+import type { References } from './refs.js';
 import type { SoapService } from './xml.js';
 
-/** A JSON Schema document as it sits in `schemas/`. */
-export type JsonSchema = { [key: string]: unknown };
-
-/** One schema file, whether it describes a kind or only shared definitions. */
-export interface SchemaDocument {
-  /** File name without `.json`; also the last segment of `$id`, e.g. `node`. */
-  readonly slug: string;
-  /** Path relative to the project root, used in messages and headers. */
-  readonly file: string;
-  /** The canonical `$id`, `{schema_base}/<slug>`. */
-  readonly id: string;
-  /** TypeScript name of the document's root type, from `title`. */
-  readonly typeName: string;
-  readonly json: JsonSchema;
-}
+export type { JsonSchema, SchemaDocument } from '../load/schemas.js';
 
 /** Scalar and container types a field can have, as far as the schema says. */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'unknown';
@@ -87,6 +75,8 @@ export interface Model {
   readonly schemaVersion: string;
   /** Every schema document, kinds and shared definitions alike, sorted by slug. */
   readonly documents: readonly SchemaDocument[];
+  /** Every `$ref` of those documents, resolved. */
+  readonly refs: References;
   /** REST kinds, sorted by slug. */
   readonly kinds: readonly Kind[];
   /** Every operation of every protocol, in a stable order: REST first, then SOAP. */
