@@ -187,6 +187,6 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
 }
 
 function catalogPath(path: string): string {
-  if (!/^\/[A-Za-z0-9._~\/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
+  if (!/^\/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
   return path;
 }

@@ -124,6 +124,7 @@ export function createRestHandlers({ store, representations, limits }: RestDepen
    */
   const pathId = (ctx: RouterContext, kind: KindDescriptor): string => {
     const id = ctx.params.id!;
+    // eslint-disable-next-line no-control-regex -- control characters are what it looks for
     if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
     return id;
   };

@@ -27,7 +27,7 @@ export async function request<T = any>(method: string, url: string, options: Req
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {

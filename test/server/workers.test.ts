@@ -122,7 +122,7 @@ describe('worker mode (--workers N)', function () {
   it('serves through two worker processes on one port and one database, and SIGTERM stops them all with 0', async () => {
     // The flag wins over WORKERS.
     const server = await startServer({ database, args: ['--workers', '2'], env: { WORKERS: '3' } });
-    let pids: number[] = [];
+    let pids: number[];
     try {
       const listening = server.logs.filter((l) => l.msg === 'listening');
       assert.equal(listening.length, 1, 'one listening line, the primary\'s');
