@@ -5,6 +5,7 @@ import type { Domain, Link, Metadata, Network, Node, Path, Port, Service, Topolo
 import { Collection, Http, type ClientOptions } from './rest-runtime.js';
 
 export * from './rest-runtime.js';
+export type * from '../types/index.js';
 
 /** Queryable fields of Domain and the type of their values. */
 export interface DomainFields {

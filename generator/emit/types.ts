@@ -4,7 +4,7 @@ import type { JsonSchema, Model, SchemaDocument } from '../model/model.js';
 import type { References } from '../model/refs.js';
 import { tsHeader, type GeneratedFile } from './output.js';
 
-const JSTT_OPTIONS: Partial<Options> = {
+export const JSTT_OPTIONS: Partial<Options> = {
   bannerComment: '',
   unknownAny: true,
   additionalProperties: true,

@@ -7,7 +7,9 @@
  * every artifact (types, validators, routes, SDKs, API description) can follow it.
  */
 
-import type { SchemaDocument } from '../load/schemas.js';
+import type { ProjectInfo } from '../load/project.js';
+import type { JsonSchema, SchemaDocument } from '../load/schemas.js';
+import type { ErrorStatus } from './http.js';
 import type { References } from './refs.js';
 import type { SoapService } from './xml.js';
 
@@ -68,7 +70,8 @@ export interface SoapBinding {
   readonly responseElement: string;
 }
 
-export interface Model {
+/** The REST side of the model, built from the schemas. */
+export interface RestModel {
   /** Canonical schema base shared by every `$id`, e.g. `https://topocat.dev/schema/20120709`. */
   readonly schemaBase: string;
   /** The version segment of the schema base (`20120709`). */
@@ -81,6 +84,13 @@ export interface Model {
   readonly kinds: readonly Kind[];
   /** Every operation of every protocol, in a stable order: REST first, then SOAP. */
   readonly operations: readonly Operation[];
+  /** The error answers of the HTTP interface: statuses, client exception classes, body shape. */
+  readonly errors: { readonly statuses: readonly ErrorStatus[]; readonly body: JsonSchema };
+}
+
+export interface Model extends RestModel {
+  /** Version, licence and dependency ranges of the project, for the SDK packages. */
+  readonly project: ProjectInfo;
   /** The SOAP service of `wsdl/`, with its message types; absent when there is no WSDL. */
   readonly soap?: SoapService;
 }

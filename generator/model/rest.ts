@@ -1,12 +1,13 @@
 import { collectFields } from './fields.js';
-import type { Kind, Model, Operation, SchemaDocument } from './model.js';
+import type { Kind, Operation, RestModel, SchemaDocument } from './model.js';
+import { ERROR_BODY, ERROR_STATUSES } from './http.js';
 import { References } from './refs.js';
 
 /**
  * Model phase for the REST side: every schema with `x-collection` becomes a kind with the six
  * operations of rest-contract §1. Documents without it only hold shared definitions.
  */
-export function buildRestModel(documents: readonly SchemaDocument[]): Model {
+export function buildRestModel(documents: readonly SchemaDocument[]): RestModel {
   const refs = new References(documents);
   const first = documents[0]!;
   const schemaBase = first.id.slice(0, first.id.lastIndexOf('/'));
@@ -29,6 +30,7 @@ export function buildRestModel(documents: readonly SchemaDocument[]): Model {
     refs,
     kinds,
     operations: kinds.flatMap(restOperations),
+    errors: { statuses: ERROR_STATUSES, body: ERROR_BODY },
   };
 }
 

@@ -1,0 +1,315 @@
+import type { Domain, Link, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
+import { Collection, type ClientOptions } from './rest-runtime.js';
+export * from './rest-runtime.js';
+export type * from '../types/index.js';
+/** Queryable fields of Domain and the type of their values. */
+export interface DomainFields {
+    "$schema": string;
+    "description": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "links.href": string;
+    "links.rel": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "nodes.href": string;
+    "nodes.rel": string;
+    "ports.href": string;
+    "ports.rel": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Link and the type of their values. */
+export interface LinkFields {
+    "$schema": string;
+    "capacity": number;
+    "description": string;
+    "directed": boolean;
+    "endpoints": string | number | boolean;
+    "endpoints.href": string;
+    "endpoints.ref": string;
+    "endpoints.sink.href": string;
+    "endpoints.sink.ref": string;
+    "endpoints.source.href": string;
+    "endpoints.source.ref": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Metadata and the type of their values. */
+export interface MetadataFields {
+    "$schema": string;
+    "eventType": string;
+    "id": string;
+    "parameters.collectionInterval": number;
+    "parameters.datumSchema": string;
+    "selfRef": string;
+    "subject.href": string;
+    "subject.rel": string;
+    "ts": number;
+}
+/** Queryable fields of Network and the type of their values. */
+export interface NetworkFields {
+    "$schema": string;
+    "description": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "links.href": string;
+    "links.rel": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "nodes.href": string;
+    "nodes.rel": string;
+    "ports.href": string;
+    "ports.rel": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Node and the type of their values. */
+export interface NodeFields {
+    "$schema": string;
+    "description": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "ports.href": string;
+    "ports.rel": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Path and the type of their values. */
+export interface PathFields {
+    "$schema": string;
+    "description": string;
+    "directed": boolean;
+    "hops.href": string;
+    "hops.rel": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Port and the type of their values. */
+export interface PortFields {
+    "$schema": string;
+    "capacity": number;
+    "description": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Service and the type of their values. */
+export interface ServiceFields {
+    "$schema": string;
+    "accessPoint": string;
+    "description": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "properties.configurations.default_collection_size": number;
+    "properties.configurations.max_collection_size": number;
+    "properties.summary.metadata": string;
+    "runningOn.href": string;
+    "runningOn.rel": string;
+    "selfRef": string;
+    "serviceType": string;
+    "status": string;
+    "ts": number;
+    "ttl": number;
+    "urn": string;
+}
+/** Queryable fields of Topology and the type of their values. */
+export interface TopologyFields {
+    "$schema": string;
+    "description": string;
+    "domains.href": string;
+    "domains.rel": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "links.href": string;
+    "links.rel": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "networks.href": string;
+    "networks.rel": string;
+    "nodes.href": string;
+    "nodes.rel": string;
+    "paths.href": string;
+    "paths.rel": string;
+    "ports.href": string;
+    "ports.rel": string;
+    "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/**
+ * Typed client of the topology REST service.
+ *
+ *     const client = new TopologyClient({ baseUrl: 'http://127.0.0.1:8080' });
+ *     const node = await client.nodes.create({ name: 'router-1' });
+ */
+export declare class TopologyClient {
+    private readonly http;
+    /** The `/domains` collection. */
+    readonly domains: Collection<Domain, DomainFields>;
+    /** The `/links` collection. */
+    readonly links: Collection<Link, LinkFields>;
+    /** The `/metadata` collection. */
+    readonly metadata: Collection<Metadata, MetadataFields>;
+    /** The `/networks` collection. */
+    readonly networks: Collection<Network, NetworkFields>;
+    /** The `/nodes` collection. */
+    readonly nodes: Collection<Node, NodeFields>;
+    /** The `/paths` collection. */
+    readonly paths: Collection<Path, PathFields>;
+    /** The `/ports` collection. */
+    readonly ports: Collection<Port, PortFields>;
+    /** The `/services` collection. */
+    readonly services: Collection<Service, ServiceFields>;
+    /** The `/topologies` collection. */
+    readonly topologies: Collection<Topology, TopologyFields>;
+    constructor(options: ClientOptions);
+    /** The collections the service offers, with their schema addresses (`GET /`). */
+    collections(): Promise<{
+        collections: {
+            name: string;
+            href: string;
+            schema: string;
+        }[];
+    }>;
+}

@@ -1,0 +1,11 @@
+export type * from './domain.js';
+export type * from './link.js';
+export type * from './metadata.js';
+export type * from './network.js';
+export type * from './networkresource.js';
+export type * from './node.js';
+export type * from './path.js';
+export type * from './port.js';
+export type * from './reference.js';
+export type * from './service.js';
+export type * from './topology.js';

@@ -1,0 +1,12 @@
+import type { NetworkResource } from './networkresource.js';
+import type { References } from './reference.js';
+/**
+ * A network node: a host, switch or router.
+ */
+export type Node = NetworkResource & {
+    /**
+     * The node's ports.
+     */
+    ports?: References;
+    [k: string]: unknown;
+};

@@ -1,0 +1,40 @@
+import type { NetworkResource } from './networkresource.js';
+import type { Reference } from './reference.js';
+/**
+ * A service running on a node, such as a measurement point.
+ */
+export type Service = NetworkResource & {
+    accessPoint?: string;
+    /**
+     * "ON" is used; other values are allowed.
+     */
+    status?: string;
+    serviceType?: string;
+    /**
+     * Time to live in seconds.
+     */
+    ttl?: number;
+    /**
+     * The node the service runs on.
+     */
+    runningOn?: Reference;
+    properties?: ServiceProperties;
+    [k: string]: unknown;
+};
+export interface ServiceProperties {
+    configurations?: ServiceConfigurations;
+    summary?: ServiceSummary;
+    [k: string]: unknown;
+}
+export interface ServiceConfigurations {
+    default_collection_size?: number;
+    max_collection_size?: number;
+    [k: string]: unknown;
+}
+export interface ServiceSummary {
+    /**
+     * Addresses of metadata resources.
+     */
+    metadata?: string[];
+    [k: string]: unknown;
+}

@@ -1,0 +1,14 @@
+import type { NetworkResource } from './networkresource.js';
+import type { References } from './reference.js';
+/**
+ * A named view that groups domains, networks, nodes, ports, links and paths by reference (UNIS's topology).
+ */
+export type Topology = NetworkResource & {
+    domains?: References;
+    networks?: References;
+    nodes?: References;
+    ports?: References;
+    links?: References;
+    paths?: References;
+    [k: string]: unknown;
+};
