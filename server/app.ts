@@ -16,15 +16,17 @@ import { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { mountSoapEndpoint } from './soap/endpoint.js';
 import type { ResourceStore } from './storage/resource-store.js';
+import type { ServiceFacts } from './storage/service-facts.js';
+import type { OwnAddresses } from './rest/addresses.js';
 
 export interface AppDependencies {
   readonly config: Config;
   readonly logger: Logger;
   readonly store: ResourceStore;
+  readonly facts: ServiceFacts;
   readonly authenticator: Authenticator;
-  /** The resolved public base URL and schema base (configuration, or defaults after listen). */
-  readonly baseUrl: string;
-  readonly schemaBase: string;
+  /** The base addresses: this process's (configuration, or defaults after listen) and earlier ones. */
+  readonly addresses: OwnAddresses;
   /** The SOAP catalog's operations, served at `config.catalog.path`. */
   readonly catalog: CatalogService<CatalogCall>;
 }
@@ -33,7 +35,7 @@ export interface AppDependencies {
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, authenticator, baseUrl, schemaBase, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, facts, authenticator, addresses, catalog }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
@@ -42,9 +44,9 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
 
-  const representations = new Representations(kinds, baseUrl, schemaBase);
+  const representations = new Representations(kinds, addresses);
   const router = new Router();
-  mountDiscovery(router, { kinds, representations, store, baseUrl, schemaBase });
+  mountDiscovery(router, { kinds, representations, store, facts });
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
@@ -54,7 +56,7 @@ export function createApp({ config, logger, store, authenticator, baseUrl, schem
   const soap = new Router();
   mountSoapEndpoint(soap, {
     path: config.catalog.path,
-    description: loadServiceDescription(`${baseUrl}${config.catalog.path}`),
+    description: loadServiceDescription(`${addresses.baseUrl}${config.catalog.path}`),
     dispatcher: createDispatcher(catalog, catalogRejection(logger)),
     limits: config.limits,
     logger,

@@ -19,6 +19,8 @@ import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
 import { keepStatistics } from './storage/statistics.js';
 import { ResourceStore } from './storage/resource-store.js';
+import { ServiceFacts } from './storage/service-facts.js';
+import { OwnAddresses } from './rest/addresses.js';
 import { loadTokens } from './tokens.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
@@ -134,7 +136,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
-  const app = createApp({ config, logger, store, authenticator, baseUrl, schemaBase, catalog });
+  const serviceFacts = new ServiceFacts(database);
+  const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
+  await addresses.start();
+  const app = createApp({ config, logger, store, facts: serviceFacts, authenticator, addresses, catalog });
   const handle = app.callback();
   let stopping = false;
   server.on('request', (req, res) => {

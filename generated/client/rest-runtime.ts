@@ -198,7 +198,7 @@ interface Term {
 }
 
 /** Characters that shape the query grammar when they start a value. */
-const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/;
+const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/i;
 
 /** One value in the query grammar: typed where the type is not a string, escaped where needed. */
 function encodeValue(value: Scalar): string {
@@ -207,7 +207,9 @@ function encodeValue(value: Scalar): string {
     if (!Number.isFinite(value)) throw new RangeError(`cannot query for ${value}`);
     return Number.isInteger(value) ? `integer:${value}` : `number:${value}`;
   }
-  // The grammar splits on raw `,` `|` and `=`; encodeURIComponent escapes all three.
+  // The service decodes before it parses (as UNIS did), so `,` and `|` separate values and
+  // terms however they are written: a value holding one cannot be asked for.
+  if (/[,|]/.test(value)) throw new RangeError(`cannot query for ${JSON.stringify(value)}: the query grammar has no escape for , and |`);
   return encodeURIComponent(PREFIXED.test(value) ? `string:${value}` : value);
 }
 
@@ -391,8 +393,8 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   /** Representations of one resource, newest first, that match the query (all of them by default). */
   async history(id: string, query?: QueryInput<F>): Promise<T[]> {
     const built = toQuery(query);
-    // Conditions select the history search; `ts >= 0` holds for every version.
-    const text = built.hasConditions ? built.toString() : ['ts=gte=integer:0', built.toString()].filter(Boolean).join('&');
+    // Conditions select the history search; every version has the resource's id.
+    const text = built.hasConditions ? built.toString() : [`id=string:${encodeURIComponent(id)}`, built.toString()].filter(Boolean).join('&');
     return (await this.http.request('GET', `${this.item(id)}?${text}`)).body as T[];
   }
 

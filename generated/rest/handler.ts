@@ -25,6 +25,11 @@ export interface KindDescriptor<T = unknown> {
   readonly closed: boolean;
   /** Fields the storage indexes (`x-index`). */
   readonly indexes: readonly string[];
+  /**
+   * Reference arrays a POST may fill with whole resources (`x-embed`, composite insert): the
+   * array property → the slug of the kind its embedded resources are unless their `$schema` says.
+   */
+  readonly embeds: Readonly<Record<string, string>>;
   readonly fields: Readonly<Record<string, FieldInfo>>;
   readonly validate: Validator<T>;
 }

@@ -45,11 +45,6 @@ export interface NetworkResource {
   };
   [k: string]: unknown;
 }
-export interface Lifetime {
-  start?: string;
-  end?: string;
-  [k: string]: unknown;
-}
 export interface Location {
   continent?: string;
   country?: string;
@@ -65,5 +60,11 @@ export interface Location {
   shelf?: string;
   latitude?: number;
   longitude?: number;
+  [k: string]: unknown;
+}
+
+export interface Lifetime {
+  start?: string;
+  end?: string;
   [k: string]: unknown;
 }

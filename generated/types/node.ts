@@ -8,7 +8,7 @@ import type { References } from './reference.js';
  */
 export type Node = NetworkResource & {
   /**
-   * The node's ports.
+   * The node's ports; a POST may embed whole ports (composite insert).
    */
   ports?: References;
   [k: string]: unknown;

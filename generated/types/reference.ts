@@ -17,7 +17,7 @@ export interface Reference {
 }
 
 /**
- * A pointer inside Link endpoints; UNIS names the marker `ref` there instead of `rel`.
+ * A pointer inside Link endpoints. The interface names the marker `ref` there; UNIS clients also write `rel`, so either is accepted and only `href` is required.
  */
 export interface EndpointReference {
   /**
@@ -25,9 +25,13 @@ export interface EndpointReference {
    */
   href: string;
   /**
-   * Only "full" is used.
+   * "full" is used.
    */
-  ref?: "full";
+  ref?: string;
+  /**
+   * "full" is used (UNIS clients' spelling inside endpoints).
+   */
+  rel?: string;
   [k: string]: unknown;
 }
 

@@ -1,4 +1,5 @@
 import type { Kind, Model } from '../model/model.js';
+import { draft04Document } from './draft04.js';
 import { camel, jsonText, tsHeader, type GeneratedFile } from './output.js';
 import { render } from './templates.js';
 
@@ -22,6 +23,7 @@ export function emitRest(model: Model): GeneratedFile[] {
     closed: k.closed,
     variable: kindVariable(k),
     indexes: k.fields.filter((f) => f.indexed).map((f) => f.path),
+    embeds: Object.fromEntries(k.embeds.map((e) => [e.property, e.kind])),
     fields: k.fields,
   }));
 
@@ -51,10 +53,13 @@ export function emitRest(model: Model): GeneratedFile[] {
 
 /** Every schema document, so the server can serve `{schema_base}/<slug>` without reading files. */
 function schemasModule(model: Model): string {
-  const documents = Object.fromEntries(model.documents.map((d) => [d.slug, d.json]));
+  const documents = Object.fromEntries(model.documents.map((d) => [d.slug, draft04Document(d)]));
   return [
     tsHeader(model.documents.map((d) => d.file)),
-    '/** Schema documents by slug, exactly as written in schemas/ (with canonical `$id`s). */',
+    '/**',
+    ' * Schema documents by slug as the server serves them: schemas/ translated so that draft-04',
+    ' * clients (UNIS\'s) can read them too, addressed under the canonical schema base.',
+    ' */',
     `export const schemaDocuments: Readonly<Record<string, Readonly<Record<string, unknown>>>> = ${jsonText(documents).trimEnd()};`,
     '',
   ].join('\n');

@@ -31,6 +31,14 @@ export interface Field {
   readonly indexed: boolean;
 }
 
+/** A top-level reference array whose items a POST may give as whole resources (composite insert). */
+export interface Embed {
+  /** The array property, e.g. `nodes`. */
+  readonly property: string;
+  /** Slug of the kind its embedded resources are, unless their `$schema` names another. */
+  readonly kind: string;
+}
+
 /** A resource kind served as a REST collection. */
 export interface Kind extends SchemaDocument {
   /** Display name, e.g. `Node`. */
@@ -41,6 +49,8 @@ export interface Kind extends SchemaDocument {
   readonly closed: boolean;
   /** Every field the schema names, sorted by path. */
   readonly fields: readonly Field[];
+  /** Reference arrays that may embed whole resources (`x-embed`), sorted by property. */
+  readonly embeds: readonly Embed[];
   /** Documents this kind's schema refers to, directly or not (slugs, sorted). */
   readonly dependencies: readonly string[];
 }

@@ -1,3 +1,4 @@
+import { collectEmbeds } from './embeds.js';
 import { collectFields } from './fields.js';
 import type { Kind, Operation, RestModel, SchemaDocument } from './model.js';
 import { ERROR_BODY, ERROR_STATUSES } from './http.js';
@@ -12,14 +13,16 @@ export function buildRestModel(documents: readonly SchemaDocument[]): RestModel 
   const first = documents[0]!;
   const schemaBase = first.id.slice(0, first.id.lastIndexOf('/'));
 
-  const kinds: Kind[] = documents
-    .filter((d) => typeof d.json['x-collection'] === 'string')
+  const collections = documents.filter((d) => typeof d.json['x-collection'] === 'string');
+  const slugs = new Set(collections.map((d) => d.slug));
+  const kinds: Kind[] = collections
     .map((d) => ({
       ...d,
       name: d.typeName,
       collection: d.json['x-collection'] as string,
       closed: d.json.additionalProperties === false || d.json.unevaluatedProperties === false,
       fields: collectFields(d, refs),
+      embeds: collectEmbeds(d, refs, slugs),
       dependencies: dependenciesOf(d, refs),
     }));
 

@@ -2,30 +2,45 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Router } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
+import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
 import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
 import type { ResourceStore } from '../storage/resource-store.js';
+import type { ServiceFacts } from '../storage/service-facts.js';
 import type { Representations } from './representation.js';
 
 export interface DiscoveryOptions {
   readonly kinds: readonly KindDescriptor[];
   readonly representations: Representations;
   readonly store: ResourceStore;
-  readonly baseUrl: string;
-  readonly schemaBase: string;
+  readonly facts: ServiceFacts;
 }
 
 /**
- * What a client needs to find its way: the collections (`GET /`), the health of the storage
- * (`GET /health`), the API description (`GET /openapi.json`) and each kind's schema at its
- * `$schema` address when that address lies under the service's own base URL.
+ * What a client needs to find its way (rest-contract §1): the collections in UNIS's shape
+ * (`GET /`), the service's identity (`GET /about`), the health of the storage (`GET /health`),
+ * the API description (`GET /openapi.json`) and each schema at its address when that address
+ * lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, baseUrl, schemaBase }: DiscoveryOptions): void {
-  const collections = {
-    collections: kinds.map((k) => ({ name: k.collection, href: `${baseUrl}/${k.collection}`, schema: representations.schemaAddress(k) })),
-  };
+export function mountDiscovery(router: Router, { kinds, representations, store, facts }: DiscoveryOptions): void {
+  const { baseUrl, schemaBase } = representations.addresses;
+  // UNIS clients discover the service from this list: UNISrt reads each `href` and
+  // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
+  const collections = JSON.stringify(
+    kinds.map((k) => ({
+      href: `${baseUrl}/${k.collection}`,
+      rel: 'full',
+      targetschema: { type: 'array', items: { rel: 'full', href: representations.schemaAddress(k) } },
+    })),
+  );
   router.get('/', (ctx) => {
+    ctx.type = 'application/json';
     ctx.body = collections;
+  });
+
+  // UNIS HEAD's answer, which UNISrt needs before anything else.
+  router.get('/about', async (ctx) => {
+    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0 };
   });
 
   router.get('/health', async (ctx) => {
@@ -41,9 +56,8 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   });
 
   if (schemaBase.startsWith(`${baseUrl}/`)) {
-    const served = new Map(
-      Object.entries(schemaDocuments).map(([slug, schema]) => [slug, JSON.stringify({ ...schema, $id: `${schemaBase}/${slug}` })]),
-    );
+    // Every address in the documents (ids, $refs) moves from the canonical base to ours.
+    const served = new Map(Object.entries(schemaDocuments).map(([slug, schema]) => [slug, JSON.stringify(schema).split(canonicalSchemaBase).join(schemaBase)]));
     router.get(`${schemaBase.slice(baseUrl.length)}/:slug`, (ctx) => {
       const schema = served.get(ctx.params.slug!);
       if (schema === undefined) return;

@@ -1,7 +1,6 @@
-import { parse as parseContentType, type ContentType } from 'content-type';
 import Negotiator from 'negotiator';
 import type { Context } from 'koa';
-import { HttpError, badRequest } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
 
 export const TOPOLOGY_JSON = 'application/topology+json';
 export const PERFSONAR_JSON = 'application/perfsonar+json';
@@ -11,25 +10,50 @@ export const MERGE_PATCH = 'application/merge-patch+json';
 /** Body types every write accepts (rest-contract §2); UNIS clients send perfsonar+json. */
 const RESOURCE_TYPES = [TOPOLOGY_JSON, JSON_TYPE, PERFSONAR_JSON];
 
-/** The request body's media type, checked; returns its `profile` parameter, if any. */
+interface MediaType {
+  readonly type: string;
+  readonly parameters: ReadonlyMap<string, string>;
+}
+
+/**
+ * One media type of a Content-Type header, read as leniently as UNIS (Tornado) read it: the
+ * parameters may follow `;` or only whitespace (BLiPP writes `application/perfsonar+json
+ * profile=<schema>`), and a value may be a bare URL (`profile=http://…/node#`), which RFC 9110's
+ * token grammar, and so the strict parsers, refuse.
+ */
+function parseMediaType(text: string): MediaType | undefined {
+  const match = /^\s*([A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+)\s*(?:[;\s]\s*(.*))?$/.exec(text);
+  if (!match) return undefined;
+  const parameters = new Map<string, string>();
+  const parameter = /([A-Za-z0-9!#$&^_.+-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)/g;
+  for (const [, name, raw] of (match[2] ?? '').matchAll(parameter)) {
+    const value = raw!.startsWith('"') ? raw!.slice(1, -1).replace(/\\(.)/g, '$1') : raw!;
+    parameters.set(name!.toLowerCase(), value);
+  }
+  return { type: match[1]!.toLowerCase(), parameters };
+}
+
+/**
+ * The request body's media type, checked; returns its `profile` parameter, if any. A header may
+ * list several types separated by commas (libunis-c sends `application/json,application/perfsonar+json`):
+ * the first acceptable one counts. A body without Content-Type is JSON, as UNIS read every body
+ * (BLiPP sends none on some writes).
+ */
 export function requestProfile(ctx: Context, options: { mergePatch: boolean }): string | undefined {
   const header = ctx.get('content-type');
-  if (header === '') throw new HttpError(415, 'a body needs a Content-Type', [{ path: 'Content-Type', message: `use ${TOPOLOGY_JSON}` }]);
-  let parsed: ContentType;
-  try {
-    parsed = parseContentType(header);
-  } catch {
-    throw badRequest('malformed Content-Type header', [{ path: 'Content-Type', message: header.slice(0, 200) }]);
-  }
+  if (header.trim() === '') return undefined;
   const accepted = options.mergePatch ? [...RESOURCE_TYPES, MERGE_PATCH] : RESOURCE_TYPES;
-  if (!accepted.includes(parsed.type)) {
-    throw new HttpError(415, `unsupported Content-Type ${parsed.type}`, [{ path: 'Content-Type', message: `accepted: ${accepted.join(', ')}` }]);
+  const listed = header.split(',').map(parseMediaType);
+  const chosen = listed.find((m) => m !== undefined && accepted.includes(m.type));
+  if (!chosen) {
+    const named = listed.map((m) => m?.type ?? 'a malformed type').join(', ');
+    throw new HttpError(415, `unsupported Content-Type ${named.slice(0, 200)}`, [{ path: 'Content-Type', message: `accepted: ${accepted.join(', ')}` }]);
   }
-  const charset = parsed.parameters.charset?.toLowerCase();
+  const charset = chosen.parameters.get('charset')?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new HttpError(415, `unsupported charset ${charset}`, [{ path: 'Content-Type', message: 'bodies are UTF-8' }]);
+    throw new HttpError(415, `unsupported charset ${charset.slice(0, 100)}`, [{ path: 'Content-Type', message: 'bodies are UTF-8' }]);
   }
-  return parsed.parameters.profile;
+  return chosen.parameters.get('profile');
 }
 
 /**

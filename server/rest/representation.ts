@@ -1,24 +1,26 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
 import type { ErrorDetail } from '../http/errors.js';
+import type { Representation } from '../storage/resource-store.js';
+import type { OwnAddresses } from './addresses.js';
 
+/**
+ * Members derived from the id and the configuration: never stored, added to every answer (so a
+ * change of PUBLIC_URL or SCHEMA_BASE changes every answer and no stored document).
+ */
+const DERIVED = new Set(['$schema', 'selfRef']);
 /** Members the server owns; a client's values for them are replaced (rest-contract §3). */
-const SERVER_FIELDS = new Set(['$schema', 'id', 'selfRef', 'ts']);
-
-/** UNIS's schema hosts: clients written for UNIS send these addresses (rest-contract §2). */
-const UNIS_BASES = ['unis.incntre.iu.edu', 'unis.crest.iu.edu'].flatMap((host) =>
-  ['http', 'https'].map((scheme) => `${scheme}://${host}/schema/${versionOf(canonicalSchemaBase)}`),
-);
-
-function versionOf(base: string): string {
-  return base.slice(base.lastIndexOf('/') + 1);
-}
+const SERVER_FIELDS = new Set([...DERIVED, 'id', 'ts']);
 
 export interface Incoming {
   /** The body with `ts` and `selfRef` dropped and `$schema` set to ours. */
   readonly body: Record<string, unknown>;
   readonly issues: readonly ErrorDetail[];
+  /** It named a schema under a base this process does not know (yet); see OwnAddresses.refresh. */
+  readonly unknownBase: boolean;
 }
+
+/** The kind a `$schema` or `profile` names: a kind, none of ours, or an address we cannot place. */
+type SchemaNaming = { readonly kind: KindDescriptor } | { readonly unknownBase: boolean };
 
 /** Own data property even for a key such as `__proto__`: plain assignment would set the prototype. */
 export function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -30,46 +32,83 @@ export function defineMember(target: Record<string, unknown>, key: string, value
  * members. Built from configuration only, never from request headers such as `Host`.
  */
 export class Representations {
-  private readonly bySchema = new Map<string, KindDescriptor>();
+  private readonly bySlug: ReadonlyMap<string, KindDescriptor>;
+  private readonly byCollection: ReadonlyMap<string, KindDescriptor>;
+  /** `{"$schema":"…","selfRef":"{base}/<collection>/` per kind: the head of every answer. */
+  private readonly heads: ReadonlyMap<KindDescriptor, string>;
 
   constructor(
     kinds: readonly KindDescriptor[],
-    private readonly baseUrl: string,
-    private readonly schemaBase: string,
+    readonly addresses: OwnAddresses,
   ) {
-    for (const kind of kinds) {
-      for (const base of [schemaBase, canonicalSchemaBase, ...UNIS_BASES]) this.bySchema.set(`${base}/${kind.slug}`, kind);
-    }
+    this.bySlug = new Map(kinds.map((k) => [k.slug, k]));
+    this.byCollection = new Map(kinds.map((k) => [k.collection, k]));
+    this.heads = new Map(kinds.map((k) => [k, `{"$schema":${JSON.stringify(this.schemaAddress(k))},"selfRef":${JSON.stringify(`${addresses.baseUrl}/${k.collection}/`).slice(0, -1)}`]));
   }
 
   /** `{schema_base}/<kind>#`, the `$schema` and `profile` of a kind. */
   schemaAddress(kind: KindDescriptor): string {
-    return `${this.schemaBase}/${kind.slug}#`;
+    return `${this.addresses.schemaBase}/${kind.slug}#`;
   }
 
   selfRef(kind: KindDescriptor, id: string): string {
-    return `${this.baseUrl}/${kind.collection}/${encodeURIComponent(id)}`;
+    return `${this.addresses.baseUrl}/${kind.collection}/${encodeURIComponent(id)}`;
+  }
+
+  kindBySlug(slug: string): KindDescriptor | undefined {
+    return this.bySlug.get(slug);
+  }
+
+  /** The kind and id an address of this service (under any of its bases) names. */
+  resourceAt(href: string): { readonly kind: KindDescriptor; readonly id: string } | undefined {
+    const idStart = href.lastIndexOf('/');
+    const collectionStart = href.lastIndexOf('/', idStart - 1);
+    if (collectionStart <= 0 || idStart === href.length - 1) return undefined;
+    if (!this.addresses.isResourceBase(href.slice(0, collectionStart))) return undefined;
+    const kind = this.byCollection.get(href.slice(collectionStart + 1, idStart));
+    if (!kind) return undefined;
+    try {
+      return { kind, id: decodeURIComponent(href.slice(idStart + 1)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The kind a schema address names: ours under any of our bases, or UNIS's (rest-contract §2). */
+  schemaNaming(address: string): SchemaNaming {
+    const plain = address.endsWith('#') ? address.slice(0, -1) : address;
+    const slash = plain.lastIndexOf('/');
+    const base = plain.slice(0, slash);
+    if (slash <= 0 || !this.addresses.isSchemaBase(base)) return { unknownBase: true };
+    const kind = this.bySlug.get(plain.slice(slash + 1));
+    return kind ? { kind } : { unknownBase: false };
   }
 
   /** A problem when `address` (a `$schema` or `profile`) does not name `kind`. */
-  schemaProblem(kind: KindDescriptor, address: unknown, path: string): ErrorDetail | undefined {
-    if (typeof address !== 'string') return { path, message: 'must be a string, the schema address of the kind' };
-    const named = this.bySchema.get(address.replace(/#$/, ''));
-    if (named === kind) return undefined;
-    if (named) return { path, message: `names the ${named.name} schema, but this collection holds ${kind.name} resources` };
-    return { path, message: `unknown schema; expected ${this.schemaAddress(kind)}` };
+  schemaProblem(kind: KindDescriptor, address: unknown, path: string): (ErrorDetail & { readonly unknownBase: boolean }) | undefined {
+    if (typeof address !== 'string') return { path, message: 'must be a string, the schema address of the kind', unknownBase: false };
+    const named = this.schemaNaming(address);
+    if ('kind' in named) {
+      if (named.kind === kind) return undefined;
+      return { path, message: `names the ${named.kind.name} schema, but this collection holds ${kind.name} resources`, unknownBase: false };
+    }
+    return { path, message: `unknown schema; expected ${this.schemaAddress(kind)}`, unknownBase: named.unknownBase };
   }
 
   /** Check and normalise one incoming resource, then validate it against the kind's schema. */
   incoming(kind: KindDescriptor, value: unknown, pointer: string): Incoming {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return { body: {}, issues: [{ path: pointer, message: `must be a ${kind.name} object` }] };
+      return { body: {}, issues: [{ path: pointer, message: `must be a ${kind.name} object` }], unknownBase: false };
     }
     const source = value as Record<string, unknown>;
     const issues: ErrorDetail[] = [];
+    let unknownBase = false;
     if (source.$schema !== undefined) {
       const problem = this.schemaProblem(kind, source.$schema, `${pointer}/$schema`);
-      if (problem) issues.push(problem);
+      if (problem) {
+        issues.push({ path: problem.path, message: problem.message });
+        unknownBase = problem.unknownBase;
+      }
     }
     const body: Record<string, unknown> = { $schema: this.schemaAddress(kind) };
     for (const [key, member] of Object.entries(source)) {
@@ -78,21 +117,28 @@ export class Representations {
     }
     const result = kind.validate(body);
     if (!result.valid) issues.push(...result.issues.map((i) => ({ path: pointer + i.path, message: i.message })));
-    return { body, issues };
+    return { body, issues, unknownBase };
   }
 
-  /** The document to store: the server's members first, then the client's. */
-  stored(kind: KindDescriptor, id: string, ts: number, body: Record<string, unknown>): Record<string, unknown> {
-    const document: Record<string, unknown> = { $schema: this.schemaAddress(kind), id, selfRef: this.selfRef(kind, id), ts };
+  /** The document to store: `id` and `ts` first, then the client's members; nothing derived. */
+  stored(id: string, ts: number, body: Record<string, unknown>): Record<string, unknown> {
+    const document: Record<string, unknown> = { id, ts };
     for (const [key, member] of Object.entries(body)) if (!SERVER_FIELDS.has(key)) defineMember(document, key, member);
     return document;
+  }
+
+  /** The JSON text of a stored representation as clients see it: with `$schema` and `selfRef`. */
+  render(kind: KindDescriptor, representation: Representation): string {
+    // Stored documents are objects that start with `{` and hold at least `id`, so the derived
+    // members go in front as text: no parse, no re-serialisation on the way out.
+    return `${this.heads.get(kind)!}${encodeURIComponent(representation.id)}",${representation.doc.slice(1)}`;
   }
 
   /** A stored document without the members the server sets anew on every write. */
   withoutVersion(document: unknown): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(document as Record<string, unknown>)) {
-      if (key !== 'ts' && key !== 'selfRef') defineMember(copy, key, member);
+      if (key !== 'ts' && !DERIVED.has(key)) defineMember(copy, key, member);
     }
     return copy;
   }

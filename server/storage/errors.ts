@@ -1,6 +1,6 @@
 /** Storage outcomes the caller must handle; none of them knows about HTTP. */
 
-/** A live resource already has the id (or a PUT replays an existing `ts`). */
+/** A write replays a version: its id and `ts` equal a stored representation. */
 export class ResourceConflict extends Error {
   constructor(
     message: string,
@@ -20,9 +20,16 @@ export class ResourceMissing extends Error {
   }
 }
 
-/** The write was conditional on a version that is no longer the newest. */
+/**
+ * The write was conditional and the condition fails: the newest version is another one
+ * (If-Match), or a create-only insert met a live id (If-None-Match: *).
+ */
 export class PreconditionFailed extends Error {
-  constructor(message = 'the resource has changed') {
+  constructor(
+    message = 'the resource has changed',
+    /** Position in the inserted batch, when it comes from an insert. */
+    readonly index?: number,
+  ) {
     super(message);
     this.name = 'PreconditionFailed';
   }

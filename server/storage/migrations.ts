@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { catalogCountsMigration, catalogMigration } from './catalog/tables.js';
+import { serviceFactsMigration } from './service-facts.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -46,6 +47,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     },
     '0002_catalog': catalogMigration,
     '0003_catalog_counts': catalogCountsMigration(dialect),
+    '0004_service_facts': serviceFactsMigration(dialect),
   };
 }
 

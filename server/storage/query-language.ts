@@ -2,8 +2,10 @@
  * The UNIS query language (rest-contract §5), parsed from the raw query string into a small
  * tree. No SQL here: query-sql.ts compiles the tree for a dialect.
  *
- * The grammar splits on raw `&`, `=`, `|` and `,` before percent-decoding, so a client can put
- * any of those characters inside a value by escaping it (`%2C`, `%7C`, `%3D`).
+ * As in UNIS (Tornado), each `key=value` pair is percent-decoded first and the grammar is applied
+ * to the decoded text, so `%3D`, `%2C` and `%7C` are the operators `=`, `,` and `|`: clients
+ * build query strings with their HTTP library's encoder (dlt-web sends `ts=gt%3D<µs>`). A
+ * literal `,` or `|` inside a value cannot be expressed, exactly as in UNIS.
  */
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
@@ -40,7 +42,19 @@ export interface ParsedQuery {
   readonly limit?: number;
   readonly skip?: number;
   readonly sort: readonly SortKey[];
+  /** `unique=true`: one entry per resource id. */
+  readonly unique: boolean;
+  /** `inline`: references to this service's resources are replaced by those resources. */
+  readonly inline: boolean;
+  /**
+   * `ts` of a single resource (`GET /<c>/<id>?ts=T`): the version it selects. `null` when the
+   * value is an integer no version can have (beyond 2^53), so nothing matches.
+   */
+  readonly version?: number | null;
 }
+
+/** Where a query is asked: of a collection, or of one resource (where `ts` selects a version). */
+export type QueryScope = 'collection' | 'resource';
 
 /** A malformed query; `parameter` names the offending query parameter. */
 export class QueryError extends Error {
@@ -58,8 +72,11 @@ const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
 const MAX_SEGMENTS = 16;
 const MAX_PAGE = 2 ** 31 - 1;
 const OPERATOR = /^(lte|lt|gte|gt)=/;
-const TYPED = /^(number|integer|boolean|string):/;
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort']);
+const TYPED = /^(number|integer|boolean|string):/i;
+/** Parameters that are never conditions (besides `ts` of a single resource). */
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline']);
+const TRUE = /^(true|1)$/i;
+const FALSE = /^(false|0)$/i;
 
 function decode(raw: string, parameter: string): string {
   let text: string;
@@ -89,7 +106,7 @@ export function parseField(text: string, parameter: string): string[] {
 function parseValue(text: string, parameter: string): QueryValue {
   const typed = TYPED.exec(text);
   if (!typed) return { value: text };
-  const type = typed[1] as ValueType;
+  const type = typed[1]!.toLowerCase() as ValueType;
   const literal = text.slice(typed[0].length);
   switch (type) {
     case 'string':
@@ -101,46 +118,47 @@ function parseValue(text: string, parameter: string): QueryValue {
       if (/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(literal) && Number.isFinite(Number(literal))) return { value: Number(literal), type };
       throw new QueryError(parameter, `"${parameter}": "${literal}" is not a number`);
     case 'boolean':
-      if (literal === 'true' || literal === '1') return { value: true, type };
-      if (literal === 'false' || literal === '0') return { value: false, type };
+      // Any letter case, as UNIS read it.
+      if (TRUE.test(literal)) return { value: true, type };
+      if (FALSE.test(literal)) return { value: false, type };
       throw new QueryError(parameter, `"${parameter}": "${literal}" is not a boolean (true, false, 1 or 0)`);
   }
 }
 
-function parseTerm(field: string[], raw: string, parameter: string): Term {
-  const operatorMatch = OPERATOR.exec(raw);
+/** `value`, `op=value` or `v1,v2,…` of one field: the text is already decoded. */
+function parseTerm(field: string[], text: string, parameter: string): Term {
+  const operatorMatch = OPERATOR.exec(text);
   const operator: Operator = operatorMatch ? (operatorMatch[1] as Operator) : 'eq';
-  const rest = operatorMatch ? raw.slice(operatorMatch[0].length) : raw;
+  const rest = operatorMatch ? text.slice(operatorMatch[0].length) : text;
   const items = rest.split(',');
   if (operator !== 'eq' && items.length > 1) {
     throw new QueryError(parameter, `"${parameter}": a ${operator} comparison takes one value`);
   }
-  return { field, operator, values: items.map((item) => parseValue(decode(item, parameter), parameter)), parameter };
+  return { field, operator, values: items.map((item) => parseValue(item, parameter)), parameter };
 }
 
-function parseCondition(key: string, raw: string): Condition {
-  const [first = '', ...others] = raw.split('|');
+/** `key=value`, where the value may continue with `|field=value` terms (OR). */
+function parseCondition(key: string, text: string): Condition {
+  const [first = '', ...others] = text.split('|');
   const terms = [parseTerm(parseField(key, key), first, key)];
   for (const other of others) {
     const equals = other.indexOf('=');
     if (equals <= 0) throw new QueryError(key, `"${key}": each term after | must be field=value`);
-    const field = decode(other.slice(0, equals), key);
-    terms.push(parseTerm(parseField(field, key), other.slice(equals + 1), key));
+    terms.push(parseTerm(parseField(other.slice(0, equals), key), other.slice(equals + 1), key));
   }
   return { terms };
 }
 
-function parseCount(raw: string, parameter: string): number {
-  const text = decode(raw, parameter);
+function parseCount(text: string, parameter: string): number {
   if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_PAGE) {
     throw new QueryError(parameter, `"${parameter}" must be a non-negative integer`);
   }
   return Number(text);
 }
 
-function parseSort(raw: string): SortKey[] {
-  return raw.split(',').map((item) => {
-    const [field = '', direction = '1', extra] = decode(item, 'sort').split(':');
+function parseSort(text: string): SortKey[] {
+  return text.split(',').map((item) => {
+    const [field = '', direction = '1', extra] = item.split(':');
     if (extra !== undefined || (direction !== '1' && direction !== '-1')) {
       throw new QueryError('sort', '"sort" takes field:1 or field:-1, comma-separated');
     }
@@ -148,8 +166,26 @@ function parseSort(raw: string): SortKey[] {
   });
 }
 
+/** `unique=true` (any case, or 1; empty as a bare switch); false, 0 turn it off. */
+function parseSwitch(text: string, parameter: string): boolean {
+  if (text === '' || TRUE.test(text)) return true;
+  if (FALSE.test(text)) return false;
+  throw new QueryError(parameter, `"${parameter}" takes true or false`);
+}
+
+/** `ts` of a single resource: the integer `ts` of one version. */
+function parseVersion(text: string): number | null {
+  const typed = /^integer:/i.exec(text);
+  const digits = typed ? text.slice(typed[0].length) : text;
+  if (!/^\d+$/.test(digits)) {
+    throw new QueryError('ts', '"ts" of a single resource selects one version: an integer (microseconds); use conditions on other fields to search its versions');
+  }
+  const value = Number(digits);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
 /** Parse a raw query string (without `?`). */
-export function parseQuery(queryString: string, maxParameters: number): ParsedQuery {
+export function parseQuery(queryString: string, maxParameters: number, scope: QueryScope = 'collection'): ParsedQuery {
   const pairs = queryString.split('&').filter((p) => p !== '');
   if (pairs.length > maxParameters) {
     throw new QueryError('query', `at most ${maxParameters} query parameters are accepted`);
@@ -159,34 +195,32 @@ export function parseQuery(queryString: string, maxParameters: number): ParsedQu
   let fields: string[][] | undefined;
   let limit: number | undefined;
   let skip: number | undefined;
+  let unique = false;
+  let inline = false;
+  let version: number | null | undefined;
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
-    const raw = equals < 0 ? '' : pair.slice(equals + 1);
-    if (!RESERVED.has(key)) {
-      conditions.push(parseCondition(key, raw));
-      continue;
-    }
-    if (key === 'fields') fields = raw.split(',').map((f) => parseField(decode(f, 'fields'), 'fields'));
-    else if (key === 'limit') limit = parseCount(raw, 'limit');
-    else if (key === 'skip') skip = parseCount(raw, 'skip');
-    else sort.push(...parseSort(raw));
+    const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
+    if (key === 'ts' && scope === 'resource') version = parseVersion(value);
+    else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
+    else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
+    else if (key === 'limit') limit = parseCount(value, 'limit');
+    else if (key === 'skip') skip = parseCount(value, 'skip');
+    else if (key === 'unique') unique = parseSwitch(value, 'unique');
+    else if (key === 'inline') inline = true;
+    else sort.push(...parseSort(value));
   }
-  return { conditions, sort, ...(fields ? { fields } : {}), ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) };
-}
-
-/**
- * The `ts` of `GET /<c>/<id>?ts=T`: set when the only condition is `ts` equal to one integer.
- * Any other use of `ts` is an ordinary condition over the resource's versions.
- */
-export function versionSelector(query: ParsedQuery): number | undefined {
-  if (query.conditions.length !== 1) return undefined;
-  const [term, ...others] = query.conditions[0]!.terms;
-  if (others.length > 0 || !term || term.field.join('.') !== 'ts' || term.operator !== 'eq' || term.values.length !== 1) return undefined;
-  const { value, type } = term.values[0]!;
-  if (type === undefined && typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);
-  if (type === 'integer' && typeof value === 'number') return value;
-  return undefined;
+  return {
+    conditions,
+    sort,
+    unique,
+    inline,
+    ...(fields ? { fields } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(skip !== undefined ? { skip } : {}),
+    ...(version !== undefined ? { version } : {}),
+  };
 }
 
 /** Keep only `fields` of a document (dot notation; arrays on the way are mapped element-wise). */

@@ -11,7 +11,7 @@ export interface FieldInfo {
 export type FieldTable = Readonly<Record<string, FieldInfo>>;
 
 /** Fields that live in their own columns as well as in the document. */
-const COLUMN_FIELDS: Readonly<Record<string, ScalarType>> = { id: 'string', ts: 'number' };
+const COLUMN_FIELDS: ReadonlyMap<string, ScalarType> = new Map([['id', 'string'], ['ts', 'number']]);
 /** UNIS compares these as numbers even when untyped (rest-contract §5). */
 const NUMERIC_BY_CONVENTION = new Set(['ts', 'ttl']);
 
@@ -69,7 +69,7 @@ export class QueryCompiler {
       const direction = key.descending ? 'DESC' : 'ASC';
       // Missing values sort first ascending and last descending, the same in every dialect.
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
-      const expressions = path in COLUMN_FIELDS ? [path] : this.dialect.sortKeys('doc', key.field);
+      const expressions = COLUMN_FIELDS.has(path) ? [path] : this.dialect.sortKeys('doc', key.field);
       for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
     const direction = newestFirst ? 'desc' : 'asc';
@@ -78,7 +78,9 @@ export class QueryCompiler {
 
   private term(term: Term, fields: FieldTable, nextAlias: () => string): { sql: string; bindings: unknown[] } {
     const path = term.field.join('.');
-    const info = fields[path];
+    // Own members only: `__proto__` or `constructor` are field names like any other.
+    const info = Object.hasOwn(fields, path) ? fields[path] : undefined;
+    if (term.values.length === 0) return { sql: '1 = 0', bindings: [] };
     const typed = term.values.map((v) => typeValue(term, v, info));
     const type = typed[0]!.type;
     if (typed.some((t) => t.type !== type)) {
@@ -90,7 +92,7 @@ export class QueryCompiler {
     const comparison: Comparison = term.operator === 'eq' ? (typed.length > 1 ? 'IN' : '=') : OPERATORS[term.operator];
     const bindings = typed.map((t) => this.dialect.bindValue(t.value, t.type));
 
-    const column = COLUMN_FIELDS[path];
+    const column = COLUMN_FIELDS.get(path);
     if (column !== undefined) {
       if (type !== column) return { sql: '1 = 0', bindings: [] };
       const right = comparison === 'IN' ? `IN (${bindings.map(() => '?').join(', ')})` : `${comparison} ?`;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
@@ -18,9 +17,24 @@ export interface Representation {
   readonly doc: string;
 }
 
-/** One resource to insert: a client-chosen id (or none), and how to build the stored document. */
+/** What an insert stored: a new resource, or a new version of a live one (a re-POST). */
+export interface Inserted extends Representation {
+  readonly kind: string;
+  readonly replaced: boolean;
+}
+
+/**
+ * One resource to insert: its kind, its id, and how to build the stored document. An id the
+ * client chose may exist already: if a live resource has it, a new version of that resource is
+ * stored, unless `createOnly`; a `replayedTs` that a stored version of it has is a conflict (a
+ * replayed insert). An id the server made (`clientId` false) is new by construction.
+ */
 export interface NewResource {
-  readonly id?: string;
+  readonly kind: string;
+  readonly id: string;
+  readonly clientId: boolean;
+  readonly replayedTs?: number;
+  readonly createOnly?: boolean;
   build(id: string, ts: number): object;
 }
 
@@ -69,36 +83,62 @@ export class ResourceStore {
     };
   }
 
-  /** Insert resources, all or nothing. A live id (or one repeated in the batch) is a conflict. */
-  async insert(kind: string, resources: readonly NewResource[]): Promise<Representation[]> {
-    const ids = resources.map((r) => r.id ?? randomUUID());
-    const firstIndex = new Map<string, number>();
-    ids.forEach((id, index) => {
-      if (firstIndex.has(id)) throw new ResourceConflict(`id "${id}" appears twice in the batch`, index);
-      firstIndex.set(id, index);
-    });
-    const chosen = resources.flatMap((r, i) => (r.id === undefined ? [] : [ids[i]!]));
+  /**
+   * Insert resources of any kinds, all or nothing, in one transaction. An id that is live (or
+   * that an earlier item of the same call inserts) gets a new version; a deleted resource's id
+   * continues after its old versions.
+   */
+  async insert(resources: readonly NewResource[]): Promise<Inserted[]> {
+    /** Client-chosen ids per kind: only those can already exist. */
+    const chosen = new Map<string, Set<string>>();
+    for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
     return this.write(async (trx) => {
-      await this.db.dialect.lockResources(trx, kind, chosen);
-      const previous = new Map<string, number>();
-      for (const part of chunks(chosen, INSERT_CHUNK)) {
-        const live = await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part);
-        if (live.length > 0) {
-          const id = String((live[0] as { id: string }).id);
-          throw new ResourceConflict(`a ${kind} resource with id "${id}" exists already`, firstIndex.get(id));
+      /** The newest stored ts per `kind/id`, and whether that resource is live now. */
+      const newest = new Map<string, { ts: number; live: boolean }>();
+      for (const [kind, set] of chosen) {
+        const keys = [...set];
+        await this.db.dialect.lockResources(trx, kind, keys);
+        for (const part of chunks(keys, INSERT_CHUNK)) {
+          const live = new Set((await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part)).map((row: { id: unknown }) => String(row.id)));
+          const rows = (await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id')) as { id: unknown; ts: number | string }[];
+          for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
         }
-        // A deleted resource's id may be reused; its new versions continue after the old ones.
-        const rows = await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id');
-        for (const row of rows as { id: string; ts: number | string }[]) previous.set(row.id, Number(row.ts));
       }
-      const stored = ids.map((id, i): Representation => {
-        const ts = nextTs(previous.get(id));
-        return { id, ts, doc: JSON.stringify(resources[i]!.build(id, ts)) };
-      });
-      for (const part of chunks(stored, INSERT_CHUNK)) {
-        await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc), deleted: false })));
-        await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc) })));
+      /** Current rows to replace: resources live before this insert. */
+      const replacedRows = new Map<string, string[]>();
+      for (const [key, { live }] of newest) {
+        if (!live) continue;
+        const kind = key.slice(0, key.indexOf('/'));
+        (replacedRows.get(kind) ?? replacedRows.set(kind, []).get(kind)!).push(key.slice(kind.length + 1));
+      }
+      const stored: Inserted[] = [];
+      for (let i = 0; i < resources.length; i++) {
+        const resource = resources[i]!;
+        const id = resource.id;
+        const key = `${resource.kind}/${id}`;
+        const before = newest.get(key);
+        if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
+        if (resource.replayedTs !== undefined && before !== undefined) {
+          const replay = await trx(HISTORY).first('ts').where({ kind: resource.kind, id, ts: resource.replayedTs, deleted: false });
+          if (replay) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
+        }
+        const ts = nextTs(before?.ts);
+        newest.set(key, { ts, live: true });
+        stored.push({ kind: resource.kind, id, ts, doc: JSON.stringify(resource.build(id, ts)), replaced: before?.live === true });
+      }
+      const byKind = new Map<string, Inserted[]>();
+      for (const r of stored) (byKind.get(r.kind) ?? byKind.set(r.kind, []).get(r.kind)!).push(r);
+      for (const [kind, list] of byKind) {
+        for (const part of chunks(list, INSERT_CHUNK)) {
+          await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc), deleted: false })));
+        }
+        for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) await trx(CURRENT).where('kind', kind).whereIn('id', part).delete();
+        // An id inserted twice in one call: its last version is the current one.
+        const last = [...new Map(list.map((r) => [r.id, r])).values()];
+        for (const part of chunks(last, INSERT_CHUNK)) {
+          await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc) })));
+        }
       }
       return stored;
     });
@@ -175,10 +215,17 @@ export class ResourceStore {
     if (query.skip !== undefined) builder.offset(query.skip);
     const rows = this.db.dialect.stream(this.db.reader, builder, query.limit);
     const dialect = this.db.dialect;
+    // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
+    const seen = query.unique && newestFirst ? new Set<string>() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         try {
-          for await (const row of rows) yield { id: String(row.id), ts: Number(row.ts), doc: String(row.doc) };
+          for await (const row of rows) {
+            const id = String(row.id);
+            if (seen?.has(id)) continue;
+            seen?.add(id);
+            yield { id, ts: Number(row.ts), doc: String(row.doc) };
+          }
         } catch (error) {
           throw dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }

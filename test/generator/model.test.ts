@@ -11,10 +11,13 @@ describe('generator model', () => {
     model = await buildModel({ root: projectRoot, schemaDir: 'schemas' });
   });
 
-  it('has the nine kinds of the contract, with their collections', () => {
+  it('has the nine kinds of the contract and UNIS\'s three further ones, with their collections', () => {
     assert.deepEqual(
       model.kinds.map((k) => [k.name, k.collection]),
-      [['Domain', 'domains'], ['Link', 'links'], ['Metadata', 'metadata'], ['Network', 'networks'], ['Node', 'nodes'], ['Path', 'paths'], ['Port', 'ports'], ['Service', 'services'], ['Topology', 'topologies']],
+      [
+        ['Domain', 'domains'], ['Exnode', 'exnodes'], ['Extent', 'extents'], ['Link', 'links'], ['Measurement', 'measurements'], ['Metadata', 'metadata'],
+        ['Network', 'networks'], ['Node', 'nodes'], ['Path', 'paths'], ['Port', 'ports'], ['Service', 'services'], ['Topology', 'topologies'],
+      ],
     );
     assert.equal(model.schemaBase, 'https://topocat.dev/schema/20120709');
     assert.equal(model.schemaVersion, '20120709');
@@ -25,6 +28,13 @@ describe('generator model', () => {
       const ops = model.operations.filter((o) => o.rest?.kind === kind.slug).map((o) => `${o.rest!.method} ${o.rest!.path}`);
       assert.deepEqual(ops, [`POST /${kind.collection}`, `GET /${kind.collection}`, `GET /${kind.collection}/{id}`, `PUT /${kind.collection}/{id}`, `PATCH /${kind.collection}/{id}`, `DELETE /${kind.collection}/{id}`]);
     }
+  });
+
+  it('knows which reference arrays embed which kind (x-embed)', () => {
+    const embeds = Object.fromEntries(model.kinds.map((k) => [k.slug, k.embeds.map((e) => `${e.property}:${e.kind}`)]));
+    assert.deepEqual(embeds.topology, ['domains:domain', 'links:link', 'networks:network', 'nodes:node', 'paths:path', 'ports:port']);
+    assert.deepEqual(embeds.node, ['ports:port']);
+    assert.deepEqual(embeds.port, []);
   });
 
   const fields: [string, { kind: string; path: string; want: { type: string; arrays: number[]; indexed: boolean } }][] = [

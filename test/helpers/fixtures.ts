@@ -23,6 +23,13 @@ export const samples: Readonly<Record<string, (n: number) => Record<string, unkn
   networks: (n) => ({ name: `net-${n}`, nodes: [ref('nodes/a')], ports: [ref('ports/a')] }),
   domains: (n) => ({ name: `domain-${n}`, nodes: [ref('nodes/a')], ports: [ref('ports/b')] }),
   topologies: (n) => ({ name: `topo-${n}`, domains: [ref('domains/d')], nodes: [ref('nodes/a')] }),
+  measurements: (n) => ({
+    service: `http://example.net/services/s${n}`,
+    configuration: { name: `probe-${n}`, collection_schedule: 'builtins.simple', schedule_params: { every: 30 } },
+    eventTypes: ['ps:tools:blipp:linux:cpu:utilization:user'],
+  }),
+  exnodes: (n) => ({ name: `file-${n}.bin`, size: 1024 * n, mode: 'file', created: 1_500_000_000 + n, modified: 1_500_000_000 + n, parent: null, extents: [] }),
+  extents: (n) => ({ location: `ibp://depot-${n}.example.net:6714`, size: 512, offset: 512 * n, index: n, parent: ref(`exnodes/e${n}`) }),
   metadata: (n) => ({
     subject: ref(`ports/p${n}`),
     eventType: 'ps:tools:blipp:linux:net:dev:bytes',

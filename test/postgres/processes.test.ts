@@ -41,7 +41,7 @@ describe('PostgreSQL: several server processes on one database', function () {
       }),
       database.schema,
     );
-    assert.deepEqual(migrations, ['0001_resources', '0002_catalog', '0003_catalog_counts']);
+    assert.deepEqual(migrations, ['0001_resources', '0002_catalog', '0003_catalog_counts', '0004_service_facts']);
     assert.equal(indexes.length, new Set(kinds.flatMap((k) => k.indexes)).size, JSON.stringify(indexes));
   });
 
@@ -68,7 +68,7 @@ describe('PostgreSQL: several server processes on one database', function () {
     );
     assert.deepEqual([...new Set(answers.map((x) => x.status))], [200], answers.find((x) => x.status !== 200)?.text);
 
-    const versions = (await get(`${b()}/nodes/contended?ts=gte=0`)).body as { ts: number; [field: string]: unknown }[];
+    const versions = (await get(`${b()}/nodes/contended?id=contended`)).body as { ts: number; [field: string]: unknown }[];
     assert.equal(versions.length, 101);
     const ts = versions.map((v) => v.ts);
     for (let i = 1; i < ts.length; i++) assert.ok(ts[i - 1]! > ts[i]!, `newest first, strictly decreasing at ${i}: ${ts[i - 1]} then ${ts[i]}`);
@@ -80,24 +80,45 @@ describe('PostgreSQL: several server processes on one database', function () {
     assert.deepEqual(versions.map(fieldCount), Array.from({ length: 101 }, (_, i) => 100 - i));
   });
 
-  it('the same client id posted through two processes at once gives exactly one 201 and one 409, every time', async () => {
+  it('the same client id posted through two processes at once stores two versions, strictly ordered, every time', async () => {
     for (let round = 0; round < 25; round++) {
       const id = `race-${round}`;
       const answers = await Promise.all([a(), b()].map((url) => post(`${url}/nodes`, { id, name: url })));
-      assert.deepEqual(answers.map((x) => x.status).sort(), [201, 409], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
-      const stored = await get(`${a()}/nodes/${id}?ts=gte=0`);
+      assert.deepEqual(answers.map((x) => x.status), [201, 201], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
+      const stored = (await get(`${a()}/nodes/${id}?id=${id}`)).body as { ts: number }[];
+      assert.equal(stored.length, 2, `round ${round}: two versions stored`);
+      assert.ok(stored[0]!.ts > stored[1]!.ts, `round ${round}: strictly increasing ts`);
+    }
+  });
+
+  it('create-only (If-None-Match: *) posts of one id through two processes at once give exactly one 201 and one 412, every time', async () => {
+    for (let round = 0; round < 25; round++) {
+      const id = `once-${round}`;
+      const answers = await Promise.all([a(), b()].map((url) => post(`${url}/nodes`, { id, name: url }, { 'if-none-match': '*' })));
+      assert.deepEqual(answers.map((x) => x.status).sort(), [201, 412], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
+      const stored = await get(`${a()}/nodes/${id}?id=${id}`);
       assert.equal(stored.body.length, 1, `round ${round}: one version stored`);
     }
   });
 
-  it('batches that share client ids, posted through two processes at once, never deadlock and never both win', async () => {
+  it('create-only batches that share client ids, posted through two processes at once, never deadlock and never both win', async () => {
     for (let round = 0; round < 10; round++) {
       const ids = Array.from({ length: 20 }, (_, i) => `batch-${round}-${i}`);
       const answers = await Promise.all([
-        post(`${a()}/nodes`, ids.map((id) => ({ id }))),
-        post(`${b()}/nodes`, [...ids].reverse().map((id) => ({ id }))),
+        post(`${a()}/nodes`, ids.map((id) => ({ id })), { 'if-none-match': '*' }),
+        post(`${b()}/nodes`, [...ids].reverse().map((id) => ({ id })), { 'if-none-match': '*' }),
       ]);
-      assert.deepEqual(answers.map((x) => x.status).sort(), [201, 409], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
+      assert.deepEqual(answers.map((x) => x.status).sort(), [201, 412], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
+    }
+  });
+
+  it('batches that share client ids, posted through two processes at once, never deadlock and both store a version of each', async () => {
+    for (let round = 0; round < 5; round++) {
+      const ids = Array.from({ length: 20 }, (_, i) => `both-${round}-${i}`);
+      const answers = await Promise.all([post(`${a()}/nodes`, ids.map((id) => ({ id }))), post(`${b()}/nodes`, [...ids].reverse().map((id) => ({ id })))]);
+      assert.deepEqual(answers.map((x) => x.status), [201, 201], `round ${round}: ${answers.map((x) => x.text).join(' | ')}`);
+      const versions = (await get(`${a()}/nodes/${ids[7]}?id=${ids[7]}`)).body as unknown[];
+      assert.equal(versions.length, 2);
     }
   });
 });

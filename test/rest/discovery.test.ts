@@ -12,11 +12,24 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     await server.stop();
   });
 
-  it('GET / lists the collections with hrefs and schema addresses from PUBLIC_URL', async () => {
+  it('GET / lists the collections in UNIS\'s shape, with hrefs and schema addresses from PUBLIC_URL', async () => {
     const answer = await get(`${server.url}/`);
     assert.equal(answer.status, 200);
-    const nodes = answer.body.collections.find((c: { name: string }) => c.name === 'nodes');
-    assert.deepEqual(nodes, { name: 'nodes', href: 'https://topo.example.org/api/nodes', schema: 'https://topo.example.org/api/schema/20120709/node#' });
+    assert.equal(answer.body.length, 12);
+    const nodes = answer.body.find((c: { href: string }) => c.href.endsWith('/nodes'));
+    assert.deepEqual(nodes, {
+      href: 'https://topo.example.org/api/nodes',
+      rel: 'full',
+      targetschema: { type: 'array', items: { rel: 'full', href: 'https://topo.example.org/api/schema/20120709/node#' } },
+    });
+  });
+
+  it('GET /about answers UNIS\'s identity, the same uid every time', async () => {
+    const first = await get(`${server.url}/about`);
+    assert.equal(first.status, 200);
+    assert.match(first.body.uid, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(first.body, { uid: first.body.uid, haschild: false, depth: 0 });
+    assert.equal((await get(`${server.url}/about`)).body.uid, first.body.uid);
   });
 
   it('selfRef and Location come from PUBLIC_URL, never from the Host header', async () => {
@@ -36,7 +49,7 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     assert.equal(answer.body.openapi, '3.1.0');
     assert.deepEqual(answer.body.servers, [{ url: 'https://topo.example.org/api' }]);
     const ids = Object.values(answer.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
-    assert.equal(ids.length, 9 * 6 + 2);
+    assert.equal(ids.length, 12 * 6 + 2);
     assert.ok(ids.includes('replaceLink') && ids.includes('listTopologies'));
     // Every $ref resolves inside the document.
     const refs = [...JSON.stringify(answer.body).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]!);
@@ -55,10 +68,15 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     assert.equal(result.valid, true);
   });
 
-  it('serves each kind\'s schema at its address under the base URL', async () => {
+  it('serves each kind\'s schema at its address under the base URL, readable by draft-04 clients', async () => {
     const answer = await get(`${server.url}/schema/20120709/link`);
     assert.equal(answer.status, 200);
+    assert.equal(answer.body.$schema, 'http://json-schema.org/draft-04/schema#');
     assert.equal(answer.body.$id, 'https://topo.example.org/api/schema/20120709/link');
+    // UNISrt builds its classes from id, name and allOf; dlt-web follows allOf[0].$ref.
+    assert.equal(answer.body.id, 'https://topo.example.org/api/schema/20120709/link#');
+    assert.equal(answer.body.name, 'Link');
+    assert.deepEqual(answer.body.allOf, [{ $ref: 'https://topo.example.org/api/schema/20120709/networkresource#' }]);
     assert.equal(answer.body.title, 'Link');
     assert.equal((await get(`${server.url}/schema/20120709/nothing`)).status, 404);
   });

@@ -60,14 +60,18 @@ describe('REST errors (rest-contract §7)', function () {
     ['406 unsatisfiable Accept', () => get(nodes, { accept: 'text/html' }), 406],
     ['415 unsupported Content-Type', () => request('POST', nodes, { raw: '{}', headers: { 'content-type': 'text/plain' } }), 415],
     ['415 merge-patch only on PATCH', () => request('POST', nodes, { raw: '{}', headers: { 'content-type': 'application/merge-patch+json' } }), 415],
-    ['409 insert of a live id', async () => {
-      await post(nodes, { id: 'dup-1' });
-      return post(nodes, { id: 'dup-1' });
-    }, 409, '/id'],
-    ['409 array insert with a live id names its index', async () => {
-      await post(nodes, { id: 'dup-2' });
-      return post(nodes, [{ id: 'fresh-2' }, { id: 'dup-2' }]);
-    }, 409, '/1/id'],
+    ['409 a POST that replays a stored version (its id and ts)', async () => {
+      const created = await post(nodes, { id: 'dup-1' });
+      return post(nodes, { id: 'dup-1', ts: created.body.ts });
+    }, 409, '/ts'],
+    ['409 an array with a replayed version names its index', async () => {
+      const created = await post(nodes, { id: 'dup-2' });
+      return post(nodes, [{ id: 'fresh-2' }, { id: 'dup-2', ts: created.body.ts }]);
+    }, 409, '/1/ts'],
+    ['412 create-only POST (If-None-Match: *) of a live id', async () => {
+      await post(nodes, { id: 'dup-3' });
+      return post(nodes, [{ id: 'fresh-3' }, { id: 'dup-3' }], { 'if-none-match': '*' });
+    }, 412, '/1/id'],
     ['409 PUT with a ts that exists', async () => {
       const created = await post(nodes, { name: 'x' });
       return put(created.body.selfRef, { name: 'y', ts: created.body.ts });
@@ -94,7 +98,7 @@ describe('REST errors (rest-contract §7)', function () {
     const before = (await get(`${server.url}/ports`)).body.length;
     await post(`${server.url}/ports`, [{ name: 'ok-1' }, { name: 'ok-2' }, { capacity: 'fast' }]);
     await post(`${server.url}/ports`, { id: 'taken' });
-    await post(`${server.url}/ports`, [{ id: 'new-1' }, { id: 'taken' }]);
+    await post(`${server.url}/ports`, [{ id: 'new-1' }, { id: 'taken' }], { 'if-none-match': '*' });
     const after = (await get(`${server.url}/ports`)).body;
     assert.equal(after.length, before + 1);
     assert.ok(!after.some((p: any) => p.id === 'new-1' || p.name === 'ok-1'));
@@ -103,7 +107,7 @@ describe('REST errors (rest-contract §7)', function () {
   it('a failed patch stores nothing', async () => {
     const created = await post(nodes, { name: 'keep' });
     assertError(await patch(created.body.selfRef, { name: 42 }), 400, '/name');
-    const history = await get(`${created.body.selfRef}?ts=gte=0`);
+    const history = await get(`${created.body.selfRef}?id=${created.body.id}`);
     assert.equal(history.body.length, 1);
   });
 

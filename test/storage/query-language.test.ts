@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseQuery, project, QueryError, versionSelector, type ParsedQuery } from '../../server/storage/query-language.js';
+import { parseQuery, project, QueryError, type ParsedQuery } from '../../server/storage/query-language.js';
 
 const MAX = 256;
 
@@ -20,7 +20,22 @@ describe('query language parser', () => {
         { field: ['b'], operator: 'gt', values: [{ value: '2' }], parameter: 'a' },
       ] }] },
     }],
-    ['percent-encoded separators stay in the value', { given: 'a=x%2Cy%7Cz', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: 'x,y|z' }], parameter: 'a' }] }] } }],
+    // Decoded before the grammar applies, as UNIS (Tornado) did: encoders escape the operators.
+    ['an encoded operator is the operator', { given: 'ts=gt%3D5', want: { conditions: [{ terms: [{ field: ['ts'], operator: 'gt', values: [{ value: '5' }], parameter: 'ts' }] }] } }],
+    ['an encoded comma separates a list', { given: 'fields=id%2Cname', want: { fields: [['id'], ['name']] } }],
+    ['an encoded bar separates OR terms', {
+      given: 'a=1%7Cb%3D2',
+      want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: '1' }], parameter: 'a' }, { field: ['b'], operator: 'eq', values: [{ value: '2' }], parameter: 'a' }] }] },
+    }],
+    ['an encoded ampersand is part of the value', { given: 'a=x%26y', want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: 'x&y' }], parameter: 'a' }] }] } }],
+    ['boolean: in any letter case', { given: 'a=boolean:TRUE&b=Boolean:False', want: { conditions: [
+      { terms: [{ field: ['a'], operator: 'eq', values: [{ value: true, type: 'boolean' }], parameter: 'a' }] },
+      { terms: [{ field: ['b'], operator: 'eq', values: [{ value: false, type: 'boolean' }], parameter: 'b' }] },
+    ] } }],
+    ['unique and inline are switches, not conditions', { given: 'unique=true&inline=&fields=selfRef', want: { conditions: [], unique: true, inline: true, fields: [['selfRef']] } }],
+    ['a bare inline', { given: 'inline', want: { conditions: [], inline: true, unique: false } }],
+    ['unique=false', { given: 'unique=FALSE', want: { unique: false } }],
+    ['empty pairs are nothing', { given: '&&', want: { conditions: [], sort: [] } }],
     ['paging, projection and sort', { given: 'limit=5&skip=10&fields=id,a.b&sort=a:-1,b:1', want: { conditions: [], limit: 5, skip: 10, fields: [['id'], ['a', 'b']], sort: [{ field: ['a'], descending: true }, { field: ['b'], descending: false }] } }],
   ];
   for (const [name, { given, want }] of parses) {
@@ -43,6 +58,7 @@ describe('query language parser', () => {
     ['an OR term without a field', { given: 'a=1|2', parameter: 'a' }],
     ['a bad sort direction', { given: 'sort=a:up', parameter: 'sort' }],
     ['malformed percent-encoding', { given: 'a=%E0%A4%A', parameter: 'a' }],
+    ['a unique that is no switch', { given: 'unique=maybe', parameter: 'unique' }],
     ['too many parameters', { given: Array.from({ length: MAX + 1 }, (_, i) => `a${i}=1`).join('&'), parameter: 'query' }],
   ];
   for (const [name, { given, parameter }] of rejects) {
@@ -51,16 +67,29 @@ describe('query language parser', () => {
     });
   }
 
-  const versions: [string, { given: string; want: number | undefined }][] = [
+  /** `ts` of a single resource selects a version; of a collection it is a condition like any other. */
+  const versions: [string, { given: string; want: number | null | undefined }][] = [
     ['a plain ts', { given: 'ts=123', want: 123 }],
     ['a typed ts', { given: 'ts=integer:123', want: 123 }],
-    ['a ts comparison', { given: 'ts=gt=123', want: undefined }],
-    ['ts with another condition', { given: 'ts=123&name=a', want: undefined }],
+    ['ts with another condition', { given: 'ts=123&name=a', want: 123 }],
     ['ts with a projection', { given: 'ts=123&fields=id', want: 123 }],
+    ['a ts beyond every version', { given: 'ts=99999999999999999999999', want: null }],
+    ['no ts', { given: 'name=a', want: undefined }],
   ];
   for (const [name, { given, want }] of versions) {
-    it(`version selector: ${name}`, () => assert.equal(versionSelector(parseQuery(given, MAX)), want));
+    it(`version of a resource: ${name}`, () => assert.equal(parseQuery(given, MAX, 'resource').version, want));
   }
+
+  it('ts of a single resource that is no integer is refused, naming ts', () => {
+    for (const given of ['ts=gt=5', 'ts=abc', 'ts=-1', 'ts=']) {
+      assert.throws(() => parseQuery(given, MAX, 'resource'), (error: unknown) => error instanceof QueryError && error.parameter === 'ts', given);
+    }
+  });
+
+  it('ts of a collection is a condition', () => {
+    assert.equal(parseQuery('ts=123', MAX).version, undefined);
+    assert.equal(parseQuery('ts=123', MAX).conditions.length, 1);
+  });
 
   it('projects nested fields and maps arrays', () => {
     const document = { id: 'x', a: { b: 1, c: 2 }, hops: [{ href: 'h1', rel: 'full' }, { href: 'h2' }] };

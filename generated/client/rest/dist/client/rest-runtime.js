@@ -124,7 +124,7 @@ export class Http {
     }
 }
 /** Characters that shape the query grammar when they start a value. */
-const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/;
+const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/i;
 /** One value in the query grammar: typed where the type is not a string, escaped where needed. */
 function encodeValue(value) {
     if (typeof value === 'boolean')
@@ -134,7 +134,10 @@ function encodeValue(value) {
             throw new RangeError(`cannot query for ${value}`);
         return Number.isInteger(value) ? `integer:${value}` : `number:${value}`;
     }
-    // The grammar splits on raw `,` `|` and `=`; encodeURIComponent escapes all three.
+    // The service decodes before it parses (as UNIS did), so `,` and `|` separate values and
+    // terms however they are written: a value holding one cannot be asked for.
+    if (/[,|]/.test(value))
+        throw new RangeError(`cannot query for ${JSON.stringify(value)}: the query grammar has no escape for , and |`);
     return encodeURIComponent(PREFIXED.test(value) ? `string:${value}` : value);
 }
 function encodeTerm(term, withField) {
@@ -294,8 +297,8 @@ export class Collection {
     /** Representations of one resource, newest first, that match the query (all of them by default). */
     async history(id, query) {
         const built = toQuery(query);
-        // Conditions select the history search; `ts >= 0` holds for every version.
-        const text = built.hasConditions ? built.toString() : ['ts=gte=integer:0', built.toString()].filter(Boolean).join('&');
+        // Conditions select the history search; every version has the resource's id.
+        const text = built.hasConditions ? built.toString() : [`id=string:${encodeURIComponent(id)}`, built.toString()].filter(Boolean).join('&');
         return (await this.http.request('GET', `${this.item(id)}?${text}`)).body;
     }
     /** Replace the resource with `resource` as a new representation. */

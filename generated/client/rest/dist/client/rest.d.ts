@@ -1,11 +1,27 @@
-import type { Domain, Link, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
+import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
 import { Collection, type ClientOptions } from './rest-runtime.js';
 export * from './rest-runtime.js';
 export type * from '../types/index.js';
+/** One collection of the service as `GET /` lists it (UNIS's shape). */
+export interface CollectionEntry {
+    /** The collection's address. */
+    readonly href: string;
+    readonly rel: 'full';
+    /** The kind's schema address is `targetschema.items.href`. */
+    readonly targetschema: {
+        readonly type: 'array';
+        readonly items: {
+            readonly rel: 'full';
+            readonly href: string;
+        };
+    };
+}
 /** Queryable fields of Domain and the type of their values. */
 export interface DomainFields {
     "$schema": string;
     "description": string;
+    "domains.href": string;
+    "domains.rel": string;
     "id": string;
     "lifetimes.end": string;
     "lifetimes.start": string;
@@ -26,14 +42,60 @@ export interface DomainFields {
     "location.street_address": string;
     "location.zipcode": string;
     "name": string;
+    "networks.href": string;
+    "networks.rel": string;
     "nodes.href": string;
     "nodes.rel": string;
+    "paths.href": string;
+    "paths.rel": string;
     "ports.href": string;
     "ports.rel": string;
     "selfRef": string;
     "status": string;
     "ts": number;
     "urn": string;
+}
+/** Queryable fields of Exnode and the type of their values. */
+export interface ExnodeFields {
+    "$schema": string;
+    "created": number;
+    "description": string;
+    "extents.$schema": string;
+    "extents.href": string;
+    "extents.id": string;
+    "extents.index": number;
+    "extents.location": string;
+    "extents.offset": number;
+    "extents.parent.href": string;
+    "extents.parent.rel": string;
+    "extents.rel": string;
+    "extents.selfRef": string;
+    "extents.size": number;
+    "extents.ts": number;
+    "id": string;
+    "mode": string;
+    "modified": number;
+    "name": string;
+    "parent.href": string;
+    "parent.rel": string;
+    "selfRef": string;
+    "size": number;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Extent and the type of their values. */
+export interface ExtentFields {
+    "$schema": string;
+    "id": string;
+    "index": number;
+    "location": string;
+    "offset": number;
+    "parent.href": string;
+    "parent.rel": string;
+    "selfRef": string;
+    "size": number;
+    "ts": number;
 }
 /** Queryable fields of Link and the type of their values. */
 export interface LinkFields {
@@ -44,10 +106,13 @@ export interface LinkFields {
     "endpoints": string | number | boolean;
     "endpoints.href": string;
     "endpoints.ref": string;
+    "endpoints.rel": string;
     "endpoints.sink.href": string;
     "endpoints.sink.ref": string;
+    "endpoints.sink.rel": string;
     "endpoints.source.href": string;
     "endpoints.source.ref": string;
+    "endpoints.source.rel": string;
     "id": string;
     "lifetimes.end": string;
     "lifetimes.start": string;
@@ -67,6 +132,39 @@ export interface LinkFields {
     "location.zipcode": string;
     "name": string;
     "selfRef": string;
+    "status": string;
+    "ts": number;
+    "urn": string;
+}
+/** Queryable fields of Measurement and the type of their values. */
+export interface MeasurementFields {
+    "$schema": string;
+    "configuration.$schema": string;
+    "description": string;
+    "eventTypes": string;
+    "id": string;
+    "lifetimes.end": string;
+    "lifetimes.start": string;
+    "location.cage": string;
+    "location.city": string;
+    "location.continent": string;
+    "location.country": string;
+    "location.floor": string;
+    "location.institution": string;
+    "location.latitude": number;
+    "location.longitude": number;
+    "location.rack": string;
+    "location.room": string;
+    "location.shelf": string;
+    "location.state": string;
+    "location.street_address": string;
+    "location.zipcode": string;
+    "name": string;
+    "resources.ref": string;
+    "scheduled_times.end": string;
+    "scheduled_times.start": string;
+    "selfRef": string;
+    "service": string;
     "status": string;
     "ts": number;
     "urn": string;
@@ -287,8 +385,14 @@ export declare class TopologyClient {
     private readonly http;
     /** The `/domains` collection. */
     readonly domains: Collection<Domain, DomainFields>;
+    /** The `/exnodes` collection. */
+    readonly exnodes: Collection<Exnode, ExnodeFields>;
+    /** The `/extents` collection. */
+    readonly extents: Collection<Extent, ExtentFields>;
     /** The `/links` collection. */
     readonly links: Collection<Link, LinkFields>;
+    /** The `/measurements` collection. */
+    readonly measurements: Collection<Measurement, MeasurementFields>;
     /** The `/metadata` collection. */
     readonly metadata: Collection<Metadata, MetadataFields>;
     /** The `/networks` collection. */
@@ -304,12 +408,6 @@ export declare class TopologyClient {
     /** The `/topologies` collection. */
     readonly topologies: Collection<Topology, TopologyFields>;
     constructor(options: ClientOptions);
-    /** The collections the service offers, with their schema addresses (`GET /`). */
-    collections(): Promise<{
-        collections: {
-            name: string;
-            href: string;
-            schema: string;
-        }[];
-    }>;
+    /** The collections the service offers, in UNIS's shape: each `href` and its kind's schema address (`GET /`). */
+    collections(): Promise<CollectionEntry[]>;
 }

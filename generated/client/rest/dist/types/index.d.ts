@@ -1,5 +1,8 @@
 export type * from './domain.js';
+export type * from './exnode.js';
+export type * from './extent.js';
 export type * from './link.js';
+export type * from './measurement.js';
 export type * from './metadata.js';
 export type * from './network.js';
 export type * from './networkresource.js';

@@ -42,11 +42,6 @@ export interface NetworkResource {
     };
     [k: string]: unknown;
 }
-export interface Lifetime {
-    start?: string;
-    end?: string;
-    [k: string]: unknown;
-}
 export interface Location {
     continent?: string;
     country?: string;
@@ -62,5 +57,10 @@ export interface Location {
     shelf?: string;
     latitude?: number;
     longitude?: number;
+    [k: string]: unknown;
+}
+export interface Lifetime {
+    start?: string;
+    end?: string;
     [k: string]: unknown;
 }

@@ -13,7 +13,7 @@ export interface Reference {
     [k: string]: unknown;
 }
 /**
- * A pointer inside Link endpoints; UNIS names the marker `ref` there instead of `rel`.
+ * A pointer inside Link endpoints. The interface names the marker `ref` there; UNIS clients also write `rel`, so either is accepted and only `href` is required.
  */
 export interface EndpointReference {
     /**
@@ -21,9 +21,13 @@ export interface EndpointReference {
      */
     href: string;
     /**
-     * Only "full" is used.
+     * "full" is used.
      */
-    ref?: "full";
+    ref?: string;
+    /**
+     * "full" is used (UNIS clients' spelling inside endpoints).
+     */
+    rel?: string;
     [k: string]: unknown;
 }
 export type References = Reference[];

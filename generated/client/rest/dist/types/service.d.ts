@@ -4,11 +4,17 @@ import type { Reference } from './reference.js';
  * A service running on a node, such as a measurement point.
  */
 export type Service = NetworkResource & {
+    /**
+     * Where the service answers. UNIS clients write values that are not URLs ("ibp://host:port"), so it is not checked as one.
+     */
     accessPoint?: string;
     /**
      * "ON" is used; other values are allowed.
      */
     status?: string;
+    /**
+     * What the service is: UNIS clients write plain names ("ibp_server") as well as URLs, so it is not checked as a URL.
+     */
     serviceType?: string;
     /**
      * Time to live in seconds.

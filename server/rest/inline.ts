@@ -1,0 +1,53 @@
+import type { ResourceStore } from '../storage/resource-store.js';
+import { defineMember, type Representations } from './representation.js';
+
+/** Most distinct resources one answer inlines; references past it stay references. */
+const MAX_INLINED = 10_000;
+
+function isReference(value: unknown): value is { href: string } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { href, rel, ref } = value as Record<string, unknown>;
+  // Link endpoints mark their references with `ref` instead of `rel`.
+  return typeof href === 'string' && (rel === 'full' || ref === 'full');
+}
+
+/**
+ * `inline` (rest-contract §5, UNIS HEAD, dlt-web): references `{href, rel: "full"}` to this
+ * service's resources, under any base it has had, are replaced by the newest representation of
+ * the resource they name, one level deep (the inlined resources keep their own references).
+ * A reference to a resource that does not exist (any more) stays as it is. One instance serves
+ * one request, so a resource referenced many times is read once.
+ */
+export class Inliner {
+  private readonly read = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: ResourceStore,
+    private readonly representations: Representations,
+  ) {}
+
+  /** A copy of `document` with its references inlined. */
+  async inline(document: unknown): Promise<unknown> {
+    return this.visit(document, true);
+  }
+
+  private async visit(value: unknown, top: boolean): Promise<unknown> {
+    if (!top && isReference(value)) return (await this.resource(value.href)) ?? value;
+    if (Array.isArray(value)) return Promise.all(value.map((item) => this.visit(item, false)));
+    if (value === null || typeof value !== 'object') return value;
+    const copy: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) defineMember(copy, key, await this.visit(member, false));
+    return copy;
+  }
+
+  private resource(href: string): Promise<unknown> {
+    let found = this.read.get(href);
+    if (found === undefined) {
+      const named = this.representations.resourceAt(href);
+      if (!named || this.read.size >= MAX_INLINED) return Promise.resolve(undefined);
+      found = this.store.current(named.kind.collection, named.id).then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
+      this.read.set(href, found);
+    }
+    return found;
+  }
+}

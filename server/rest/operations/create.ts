@@ -1,0 +1,57 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { HttpError, badRequest } from '../../http/errors.js';
+import { readJsonBody } from '../body.js';
+import { responseType } from '../media.js';
+import { profileProblem, storageOutcome, withKnownBases } from '../request.js';
+import type { OperationContext } from './context.js';
+
+/**
+ * POST /<collection>: one resource or an array of them, all or nothing (rest-contract §3, §4,
+ * §10). An id a live resource has stores a new version of it, as UNIS did; `If-None-Match: *`
+ * makes every item create-only. Whole resources embedded in `x-embed` arrays are stored too.
+ */
+export function create({ store, representations, limits, respond, planner }: OperationContext) {
+  return (kind: KindDescriptor): RouterMiddleware =>
+    async (ctx) => {
+      const type = responseType(ctx);
+      const body = await readJsonBody(ctx, limits);
+      const many = Array.isArray(body);
+      const items: unknown[] = many ? body : [body];
+      if (items.length > limits.arrayItems) throw new HttpError(413, `array of ${items.length} items; at most ${limits.arrayItems} are accepted`);
+      const createOnly = ctx.get('if-none-match').trim() === '*';
+
+      const checked = await withKnownBases(representations, () => {
+        const profile = profileProblem(ctx, kind, representations, false);
+        const plan = planner.plan(kind, items, items.map((_, i) => (many ? `/${i}` : '')));
+        return { plan, issues: [...profile.issues, ...plan.issues], unknownBase: profile.unknownBase || plan.unknownBase };
+      });
+      const { plan } = checked;
+      if (plan.resources.length > limits.arrayItems) {
+        throw new HttpError(413, `${plan.resources.length} resources with the embedded ones; at most ${limits.arrayItems} are accepted`);
+      }
+      if (checked.issues.length > 0) throw badRequest('body failed validation', checked.issues);
+
+      const stored = await storageOutcome(
+        () =>
+          store.insert(
+            plan.resources.map((r) => ({
+              kind: r.kind.collection,
+              id: r.id,
+              clientId: r.clientId,
+              createOnly,
+              ...(r.replayedTs !== undefined ? { replayedTs: r.replayedTs } : {}),
+              build: (id: string, ts: number) => representations.stored(id, ts, r.body),
+            })),
+          ),
+        (index) => (index === undefined ? '' : plan.resources[index]!.pointer),
+      );
+      const answered = plan.items.map((position) => ({ presentation: respond.presentation(plan.resources[position]!.kind, type), stored: stored[position]! }));
+      if (many) {
+        await respond.several(ctx, answered.map((a) => a.presentation), answered.map((a) => a.stored), type, 201);
+        return;
+      }
+      ctx.set('Location', representations.selfRef(kind, answered[0]!.stored.id));
+      await respond.one(ctx, answered[0]!.presentation, answered[0]!.stored, 201);
+    };
+}

@@ -1,0 +1,48 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { badRequest } from '../../http/errors.js';
+import { readJsonBody } from '../body.js';
+import { expectation } from '../conditional.js';
+import { responseType } from '../media.js';
+import { applyMergePatch } from '../merge-patch.js';
+import { pathId, profileProblem, requireObject, storageOutcome, withKnownBases } from '../request.js';
+import type { OperationContext } from './context.js';
+
+/**
+ * PATCH /<collection>/<id> (rest-contract §4): JSON Merge Patch applied to the newest
+ * representation while it is locked; the result is validated and stored as a new version.
+ */
+export function patch({ store, representations, limits, respond }: OperationContext) {
+  return (kind: KindDescriptor): RouterMiddleware =>
+    async (ctx) => {
+      const type = responseType(ctx);
+      const id = pathId(ctx, kind);
+      const changes = requireObject(await readJsonBody(ctx, limits), 'a merge patch of a resource');
+      if ('id' in changes && changes.id !== id) {
+        throw badRequest('a patch cannot change the id', [{ path: '/id', message: `must be "${id}" or absent` }]);
+      }
+      const checked = await withKnownBases(representations, () => {
+        const profile = profileProblem(ctx, kind, representations, true);
+        const problem = changes.$schema === undefined || changes.$schema === null ? undefined : representations.schemaProblem(kind, changes.$schema, '/$schema');
+        return { issues: [...profile.issues, ...(problem ? [{ path: problem.path, message: problem.message }] : [])], unknownBase: profile.unknownBase || problem?.unknownBase === true };
+      });
+      if (checked.issues.length > 0) throw badRequest('body failed validation', checked.issues);
+
+      const expect = expectation(ctx);
+      const stored = await storageOutcome(() =>
+        store.update(
+          kind.collection,
+          id,
+          (current, ts) => {
+            const merged = applyMergePatch(representations.withoutVersion(current), changes);
+            const incoming = representations.incoming(kind, merged, '');
+            // Thrown inside the transaction: nothing is stored.
+            if (incoming.issues.length > 0) throw badRequest('the patched resource failed validation', incoming.issues);
+            return representations.stored(id, ts, incoming.body);
+          },
+          expect ? { expect } : {},
+        ),
+      );
+      await respond.one(ctx, respond.presentation(kind, type), stored, 200);
+    };
+}

@@ -1,0 +1,16 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { expectation } from '../conditional.js';
+import { pathId, storageOutcome } from '../request.js';
+import type { OperationContext } from './context.js';
+
+/** DELETE /<collection>/<id> (rest-contract §3): 204; the older versions stay stored. */
+export function remove({ store }: OperationContext) {
+  return (kind: KindDescriptor): RouterMiddleware =>
+    async (ctx) => {
+      const expect = expectation(ctx);
+      const id = pathId(ctx, kind);
+      await storageOutcome(() => store.remove(kind.collection, id, expect ? { expect } : {}));
+      ctx.status = 204;
+    };
+}

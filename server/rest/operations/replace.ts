@@ -1,0 +1,53 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { badRequest } from '../../http/errors.js';
+import { readJsonBody } from '../body.js';
+import { expectation } from '../conditional.js';
+import { responseType } from '../media.js';
+import { clientTs, pathId, profileProblem, requireObject, storageOutcome, withKnownBases } from '../request.js';
+import type { OperationContext } from './context.js';
+
+/** Members of a PUT body that carry no data: a body of only these is a touch. */
+const NO_DATA = new Set(['id', 'ts', '$schema', 'selfRef']);
+
+/**
+ * PUT /<collection>/<id> (rest-contract §4): the body, validated as a whole, becomes the newest
+ * representation. A body with nothing but `id`, `ts`, `$schema` and `selfRef` is a touch
+ * (UNISrt's keep-alive): the newest fields again, under a new ts. A `ts` that a stored version
+ * has is a replay (409).
+ */
+export function replace({ store, representations, limits, respond }: OperationContext) {
+  return (kind: KindDescriptor): RouterMiddleware =>
+    async (ctx) => {
+      const type = responseType(ctx);
+      const id = pathId(ctx, kind);
+      const body = requireObject(await readJsonBody(ctx, limits), 'a PUT body');
+      if (body.id !== undefined && body.id !== id) {
+        throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
+      }
+      const touch = Object.keys(body).every((key) => NO_DATA.has(key));
+      const checked = await withKnownBases(representations, () => {
+        const profile = profileProblem(ctx, kind, representations, false);
+        if (touch) {
+          const problem = body.$schema === undefined ? undefined : representations.schemaProblem(kind, body.$schema, '/$schema');
+          return { body, issues: [...profile.issues, ...(problem ? [problem] : [])], unknownBase: profile.unknownBase || problem?.unknownBase === true };
+        }
+        const incoming = representations.incoming(kind, { ...body, id }, '');
+        return { body: incoming.body, issues: [...profile.issues, ...incoming.issues], unknownBase: profile.unknownBase || incoming.unknownBase };
+      });
+      if (checked.issues.length > 0) throw badRequest('body failed validation', checked.issues.map(({ path, message }) => ({ path, message })));
+
+      const expect = expectation(ctx);
+      const replayedTs = clientTs(body);
+      const stored = await storageOutcome(() =>
+        store.update(
+          kind.collection,
+          id,
+          (current, ts) => representations.stored(id, ts, touch ? representations.withoutVersion(current) : checked.body),
+          { ...(expect ? { expect } : {}), ...(replayedTs !== undefined ? { replayedTs } : {}) },
+        ),
+      );
+      ctx.set('Location', representations.selfRef(kind, id));
+      await respond.one(ctx, respond.presentation(kind, type), stored, 201);
+    };
+}

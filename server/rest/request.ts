@@ -1,0 +1,85 @@
+import type { RouterContext } from '@koa/router';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import type { Limits } from '../config.js';
+import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
+import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../storage/errors.js';
+import { parseQuery, QueryError, type ParsedQuery, type QueryScope } from '../storage/query-language.js';
+import { resolveDerived } from './derived-query.js';
+import { requestProfile } from './media.js';
+import type { Representations } from './representation.js';
+
+/** What every operation reads from the request, with the client's mistakes as HTTP errors. */
+
+export function malformedQuery(error: QueryError): HttpError {
+  return badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
+}
+
+/** Run `work`, presenting a query the compiler finds malformed (values are typed by field) as 400. */
+export function asQueryErrors<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw error instanceof QueryError ? malformedQuery(error) : error;
+  }
+}
+
+/** The query of the request, with conditions on derived members (`selfRef`, `$schema`) resolved. */
+export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): ParsedQuery {
+  return asQueryErrors(() => resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations));
+}
+
+/**
+ * The id of the path. One with control characters cannot exist (ids are stored text, and
+ * PostgreSQL cannot even hold a NUL), so it is a 404 before any database sees it.
+ */
+export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
+  const id = ctx.params.id!;
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
+  return id;
+}
+
+export function requireObject(value: unknown, what: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${what} must be a JSON object`, [{ path: '', message: 'must be an object' }]);
+  return value as Record<string, unknown>;
+}
+
+/** A `ts` the client sent, which a write must not replay (rest-contract §3). */
+export function clientTs(body: Record<string, unknown>): number | undefined {
+  return typeof body.ts === 'number' && Number.isSafeInteger(body.ts) ? body.ts : undefined;
+}
+
+/**
+ * The storage outcomes a client causes, as HTTP errors: the one place that maps them.
+ * `pointer` places an error of the n-th stored item in the request body.
+ */
+export async function storageOutcome<T>(work: () => Promise<T>, pointer: (index: number | undefined) => string = () => ''): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ResourceMissing) throw notFound('no resource with that id');
+    if (error instanceof PreconditionFailed) {
+      const message = error.index === undefined ? 'If-Match does not match the newest representation' : `If-None-Match: * but ${error.message}`;
+      throw new HttpError(412, message, error.index === undefined ? [] : [{ path: `${pointer(error.index)}/id`, message: error.message }]);
+    }
+    if (error instanceof ResourceConflict) throw new HttpError(409, error.message, [{ path: `${pointer(error.index)}/ts`, message: error.message }]);
+    throw error;
+  }
+}
+
+/**
+ * Run a check of the addresses a request names; when it met a schema base this process does not
+ * know and another process has recorded new bases since, run it once more with them.
+ */
+export async function withKnownBases<T extends { readonly unknownBase: boolean }>(representations: Representations, check: () => T): Promise<T> {
+  const first = check();
+  if (!first.unknownBase || !(await representations.addresses.refresh())) return first;
+  return check();
+}
+
+/** The `profile` of the request's Content-Type, checked against the kind (415 for a bad type). */
+export function profileProblem(ctx: RouterContext, kind: KindDescriptor, representations: Representations, mergePatch: boolean): { readonly issues: readonly ErrorDetail[]; readonly unknownBase: boolean } {
+  const profile = requestProfile(ctx, { mergePatch });
+  const problem = profile === undefined ? undefined : representations.schemaProblem(kind, profile, 'Content-Type');
+  return problem ? { issues: [{ path: problem.path, message: `profile ${problem.message}` }], unknownBase: problem.unknownBase } : { issues: [], unknownBase: false };
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { RouterContext } from '@koa/router';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import type { ParsedQuery } from '../storage/query-language.js';
+import { project } from '../storage/query-language.js';
+import type { Representation, ResourceStore } from '../storage/resource-store.js';
+import { etagFor, isNotModified, lastModified } from './conditional.js';
+import { Inliner } from './inline.js';
+import { contentTypeHeader } from './media.js';
+import type { Representations } from './representation.js';
+
+/** Bytes gathered before a list response writes to the socket. */
+const LIST_CHUNK = 64 * 1024;
+
+/** How answers look for one request: the media type, the kind, and what the query asks of them. */
+export interface Presentation {
+  readonly kind: KindDescriptor;
+  /** The response media type (see responseType). */
+  readonly type: string;
+  readonly query?: ParsedQuery;
+  /** Set when the query asks for `inline`: one per request, so each resource is read once. */
+  readonly inliner?: Inliner;
+}
+
+/**
+ * Where every REST answer that carries resources is written (Koa's `respond` in small):
+ * rendering, projection (`fields=`), inlining (`inline`), validators and status.
+ */
+export class Responder {
+  constructor(
+    private readonly representations: Representations,
+    private readonly store: ResourceStore,
+  ) {}
+
+  /** How this request's answers of `kind` look. */
+  presentation(kind: KindDescriptor, type: string, query?: ParsedQuery): Presentation {
+    return { kind, type, ...(query ? { query } : {}), ...(query?.inline ? { inliner: new Inliner(this.store, this.representations) } : {}) };
+  }
+
+  /** The JSON text of one representation as this request asks for it (a promise only to inline). */
+  private text(presentation: Presentation, representation: Representation): string | Promise<string> {
+    const text = this.representations.render(presentation.kind, representation);
+    const fields = presentation.query?.fields;
+    if (presentation.inliner) return presentation.inliner.inline(JSON.parse(text)).then((document) => JSON.stringify(fields ? project(document, fields) : document));
+    return fields ? JSON.stringify(project(JSON.parse(text), fields)) : text;
+  }
+
+  /** One representation, with its ETag and Last-Modified; 304 when the client's copy is current. */
+  async one(ctx: RouterContext, presentation: Presentation, representation: Representation, status = 200): Promise<void> {
+    const body = await this.text(presentation, representation);
+    const { fields, inline } = presentation.query ?? {};
+    // A projection is another representation of the same version; an inlined one also depends
+    // on the resources it inlines, so its tag covers its bytes.
+    const variant = inline ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? fields.map((f) => f.join('.')).join(',') : undefined;
+    const etag = etagFor(representation.ts, variant);
+    ctx.set('ETag', etag);
+    ctx.set('Last-Modified', lastModified(representation.ts));
+    if (status === 200 && (ctx.method === 'GET' || ctx.method === 'HEAD') && isNotModified(ctx, etag, representation.ts)) {
+      ctx.status = 304;
+      return;
+    }
+    this.head(ctx, presentation, status);
+    ctx.body = body;
+  }
+
+  /** Several representations written at once (the answer to a POST of an array). */
+  async several(ctx: RouterContext, presentations: readonly Presentation[], representations: readonly Representation[], type: string, status: number): Promise<void> {
+    const texts = await Promise.all(representations.map((r, i) => this.text(presentations[i]!, r)));
+    ctx.set('Content-Type', contentTypeHeader(type, presentations.length > 0 && presentations.every((p) => p.kind === presentations[0]!.kind) ? this.representations.schemaAddress(presentations[0]!.kind) : undefined));
+    ctx.status = status;
+    ctx.body = `[${texts.join(',')}]`;
+  }
+
+  /** Stream a JSON array; the first row is read before answering so that query errors get a status. */
+  async list(ctx: RouterContext, presentation: Presentation, rows: AsyncIterable<Representation>): Promise<void> {
+    const iterator = rows[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    this.head(ctx, presentation, 200);
+    if (ctx.method === 'HEAD') {
+      await iterator.return?.();
+      ctx.body = '';
+      return;
+    }
+    const text = (r: Representation) => this.text(presentation, r);
+    ctx.body = Readable.from(
+      (async function* () {
+        let buffer = '[';
+        let next = first;
+        let separator = '';
+        try {
+          while (!next.done) {
+            const rendered = text(next.value);
+            buffer += separator + (typeof rendered === 'string' ? rendered : await rendered);
+            separator = ',';
+            if (buffer.length >= LIST_CHUNK) {
+              yield buffer;
+              buffer = '';
+            }
+            next = await iterator.next();
+          }
+          yield `${buffer}]`;
+        } finally {
+          await iterator.return?.();
+        }
+      })(),
+      { objectMode: false },
+    );
+  }
+
+  private head(ctx: RouterContext, presentation: Presentation, status: number): void {
+    ctx.set('Content-Type', contentTypeHeader(presentation.type, this.representations.schemaAddress(presentation.kind)));
+    ctx.status = status;
+  }
+}
