@@ -9,6 +9,9 @@ const EMPTY_STATUS_MESSAGES: Readonly<Partial<Record<number, string>>> = {
   501: 'method not implemented',
 };
 
+/** Response headers an error answer keeps. */
+const KEPT_ON_ERROR = /^(x-request-id|vary|access-control-.*)$/i;
+
 interface Presented {
   status: ErrorStatus;
   message: string;
@@ -48,8 +51,9 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (error) {
       const presented = present(error);
       if (presented.status >= 500) logger.error({ requestId: ctx.state.requestId, err: error }, 'request failed');
-      // Headers set for a success (ETag, Location, Content-Type) do not belong on the error.
-      for (const name of Object.keys(ctx.response.headers)) if (name.toLowerCase() !== 'x-request-id') ctx.remove(name);
+      // Headers set for a success (ETag, Location, Content-Type) do not belong on the error; the
+      // request id and the CORS headers (set before the request was handled) do.
+      for (const name of Object.keys(ctx.response.headers)) if (!KEPT_ON_ERROR.test(name)) ctx.remove(name);
       for (const [name, value] of Object.entries(presented.headers)) ctx.set(name, value);
       ctx.status = presented.status;
       ctx.type = 'application/json';
