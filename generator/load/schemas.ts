@@ -108,9 +108,12 @@ function checkCollections(documents: readonly SchemaDocument[]): void {
     if (previous) throw new GeneratorError(d.file, '/title', `"${d.typeName}" is already the title of ${previous}`);
     typeNames.set(d.typeName, d.file);
     const collection = d.json['x-collection'];
-    if (collection === undefined) continue;
+    if (collection === undefined) {
+      throw new GeneratorError(d.file, '', 'has no "x-collection": name the collection it is served as ("x-collection": "nodes"), or declare a document of shared definitions only ("x-collection": false)');
+    }
+    if (collection === false) continue;
     if (typeof collection !== 'string' || !COLLECTION_NAME.test(collection)) {
-      throw new GeneratorError(d.file, '/x-collection', 'must be a lower-case URL segment such as "nodes"');
+      throw new GeneratorError(d.file, '/x-collection', 'must be a lower-case URL segment such as "nodes", or false for a document of shared definitions only');
     }
     if (RESERVED_COLLECTIONS.has(collection)) {
       throw new GeneratorError(d.file, '/x-collection', `"${collection}" is a path the server answers itself`);

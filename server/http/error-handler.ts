@@ -45,6 +45,7 @@ export function errorHandler(logger: Logger): Middleware {
       if (message !== undefined && isErrorStatus(status) && (ctx.body === undefined || ctx.body === null)) {
         ctx.type = 'application/json';
         ctx.body = errorBody(status, message, [], ctx.state.requestId);
+        ctx.state.reason = message;
         // Assigning a body makes Koa's implicit 404 a 200; keep the status.
         ctx.status = status;
       }
@@ -58,6 +59,9 @@ export function errorHandler(logger: Logger): Middleware {
       ctx.status = presented.status;
       ctx.type = 'application/json';
       ctx.body = errorBody(presented.status, presented.message, presented.details, ctx.state.requestId);
+      // For the access log line: what was wrong, and where (the first detail's pointer or parameter).
+      const first = presented.details[0];
+      ctx.state.reason = first ? `${presented.message} (${first.path}: ${first.message})` : presented.message;
     }
   };
 }
