@@ -8,7 +8,7 @@ import { buildRestModel } from './model/rest.js';
 import { buildSoapModel } from './model/soap.js';
 import { emitClientPackages, sdkPackages } from './emit/client-packages.js';
 import { emitRestClient } from './emit/client.js';
-import { emitOpenApi } from './emit/openapi.js';
+import { emitOpenApi } from './emit/openapi/index.js';
 import type { GeneratedFile } from './emit/output.js';
 import { emitErrors } from './emit/errors.js';
 import { emitRest } from './emit/rest.js';

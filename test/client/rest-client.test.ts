@@ -8,6 +8,7 @@ import {
   TopologyClient,
   type NodeFields,
 } from '../../generated/client/rest.js';
+import { conformingFetch } from '../helpers/openapi.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /** The generated REST client driving a full CRUD and query flow against a real server. */
@@ -16,7 +17,7 @@ describe('generated REST client', function () {
   let client: TopologyClient;
   before(async () => {
     server = await startServer();
-    client = new TopologyClient({ baseUrl: server.url });
+    client = new TopologyClient({ baseUrl: server.url, fetch: conformingFetch });
   });
   after(async () => {
     await server.stop();
