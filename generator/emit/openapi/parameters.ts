@@ -19,8 +19,8 @@ export const PARAMETER_COMPONENTS: Json = {
   Ts: {
     name: 'ts',
     in: 'query',
-    description: `A version selector (\`ts=T\`: the representation with that timestamp, in µs since the epoch) or a condition on \`ts\` in the query language (\`ts=gte=integer:0\` lists every version). Typed values: ${TYPED_VALUE}.`,
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((lt|lte|gt|gte)=)?((number|integer):)?-?[0-9]+$' }] },
+    description: 'Select the version with this timestamp (µs since the epoch), optionally typed (`integer:T`). To search the versions, use conditions on other fields (`id=string:<id>` matches every version).',
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^(integer:|number:)?[0-9]+$' }] },
   },
   Conditions: {
     name: 'conditions',
