@@ -10,7 +10,14 @@ export interface Sizes {
   readonly latencySeconds: number;
   /** Runs of `npm run generate` (and of --check); the median counts. */
   readonly generateRuns: number;
+  /** Rounds of each CPU-per-request comparison (reference, then ours); the medians count. */
+  readonly cpuRounds: number;
+  /** Length of each CPU-per-request measurement (after its warm-up). */
+  readonly cpuSeconds: number;
 }
+
+/** The fixed load of the CPU-per-request rows: requests offered per second, over this many connections. */
+export const CPU_LOAD = { rate: 1_500, connections: 8 } as const;
 
 export const FULL: Sizes = {
   nodes: 100_000,
@@ -18,6 +25,8 @@ export const FULL: Sizes = {
   throughputSeconds: 10,
   latencySeconds: 5,
   generateRuns: 3,
+  cpuRounds: 3,
+  cpuSeconds: 10,
 };
 
 export const QUICK: Sizes = {
@@ -26,6 +35,8 @@ export const QUICK: Sizes = {
   throughputSeconds: 1,
   latencySeconds: 1,
   generateRuns: 1,
+  cpuRounds: 1,
+  cpuSeconds: 1,
 };
 
 export interface BenchContext {

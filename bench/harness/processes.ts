@@ -45,7 +45,7 @@ function rssOfPid(pid: number): number {
 }
 
 /** Direct children of `pid`: cluster workers belong to the measured server. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

@@ -11,7 +11,9 @@ const GENERATOR_ONLY = new Set(['tsType']);
  * dlt-web follows `allOf[0].$ref`). The 2020-12 file in schemas/ stays the source; this is a
  * translation of it:
  *
- * - `id` (draft-04's `$id`) and `name` (the title, as UNIS named its classes) beside `$id`;
+ * - `id` (draft-04's `$id`) and `name` beside `$id`: the name UNIS published for the kind
+ *   (`x-unis-name`, where it is not the title: UNISrt matches a collection's resources to its
+ *   model by this name, so it must be the one of the schemas UNISrt reads from UNIS);
  * - every `$ref` absolute, so a client can fetch it as it stands, and `$defs` as `definitions`;
  * - 2020-12 keywords with a draft-04 spelling rewritten: `const`, numeric `exclusiveMinimum`
  *   and `exclusiveMaximum`, `prefixItems`, `dependentRequired`/`dependentSchemas`;
@@ -23,8 +25,9 @@ const GENERATOR_ONLY = new Set(['tsType']);
 export function draft04Document(document: SchemaDocument): JsonSchema {
   const address = `${document.id}#`;
   const body = translate(document.json, document.id) as JsonSchema;
-  const { $schema: _dialect, $id: _id, title, ...rest } = body;
-  return { $schema: DRAFT_04, id: address, $id: document.id, name: document.typeName, ...(title !== undefined ? { title } : {}), ...rest };
+  const { $schema: _dialect, $id: _id, title, 'x-unis-name': unisName, ...rest } = body;
+  const name = typeof unisName === 'string' ? unisName : document.typeName;
+  return { $schema: DRAFT_04, id: address, $id: document.id, name, ...(title !== undefined ? { title } : {}), ...rest };
 }
 
 function translate(value: unknown, base: string): unknown {

@@ -24,7 +24,7 @@ export interface SchemaDocument {
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 /** Paths the server answers itself; a collection may not shadow them. */
-const RESERVED_COLLECTIONS = new Set(['schema', 'health', 'openapi.json', 'catalog']);
+const RESERVED_COLLECTIONS = new Set(['schema', 'health', 'openapi.json', 'catalog', 'about', 'docs']);
 
 /**
  * Load phase: read every `*.json` in the schema directory, check it is a 2020-12 schema with a
@@ -118,6 +118,7 @@ function checkCollections(documents: readonly SchemaDocument[]): void {
     if (RESERVED_COLLECTIONS.has(collection)) {
       throw new GeneratorError(d.file, '/x-collection', `"${collection}" is a path the server answers itself`);
     }
+    if (d.json.type !== 'object') throw new GeneratorError(d.file, '/type', 'a kind (a schema with an x-collection) must say "type": "object"');
     const other = seen.get(collection);
     if (other) throw new GeneratorError(d.file, '/x-collection', `"${collection}" is already the collection of ${other}`);
     seen.set(collection, d.file);

@@ -1,5 +1,6 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import { QueryError, type Condition, type ParsedQuery, type Term } from '../storage/query-language.js';
+import { QueryError } from '../query/errors.js';
+import type { Condition, ParsedQuery, Term } from '../query/syntax.js';
 import type { Representations } from './representation.js';
 
 /** A term about a derived member: always true, never true, or a term the database can answer. */

@@ -3,7 +3,11 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Limits } from '../config.js';
 import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../storage/errors.js';
-import { parseQuery, QueryError, type ParsedQuery, type QueryScope } from '../storage/query-language.js';
+import { QueryError } from '../query/errors.js';
+import { parseQuery } from '../query/parse.js';
+import type { ParsedQuery, QueryScope } from '../query/syntax.js';
+import { typeConditions } from '../query/typing.js';
+import type { Selection } from '../storage/resource-store.js';
 import { resolveDerived } from './derived-query.js';
 import { requestProfile } from './media.js';
 import type { Representations } from './representation.js';
@@ -14,18 +18,24 @@ export function malformedQuery(error: QueryError): HttpError {
   return badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
 }
 
-/** Run `work`, presenting a query the compiler finds malformed (values are typed by field) as 400. */
-export function asQueryErrors<T>(work: () => T): T {
+/** A request's query: what it says, and the selection of resources it makes for the kind. */
+export interface RequestQuery {
+  readonly query: ParsedQuery;
+  readonly selection: Selection;
+}
+
+/**
+ * The query of the request: parsed, conditions on derived members (`selfRef`, `$schema`)
+ * resolved, typed by the kind's fields. A malformed one is a 400 that names the parameter.
+ */
+export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): RequestQuery {
   try {
-    return work();
+    const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
+    const { limit, skip, sort, unique } = query;
+    return { query, selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;
   }
-}
-
-/** The query of the request, with conditions on derived members (`selfRef`, `$schema`) resolved. */
-export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): ParsedQuery {
-  return asQueryErrors(() => resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations));
 }
 
 /**

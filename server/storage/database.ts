@@ -1,28 +1,21 @@
-import knexFactory, { type Knex } from 'knex';
 import type { Logger } from '../log.js';
-import type { Dialect } from './dialect.js';
-import type { KeyReader } from './key-reader.js';
-import { PostgresDialect } from './dialects/postgres.js';
-import { SqliteDialect } from './dialects/sqlite.js';
+import type { Dialect, Pools } from './dialect.js';
+import { postgresDialect } from './dialects/postgres/index.js';
+import { sqliteDialect } from './dialects/sqlite/index.js';
 import { migrate, verifyMigrated } from './migrations.js';
 
 /**
- * An open database: a pool that reads, a pool that writes (the same pool where the engine
- * handles concurrent writers itself) and the dialect that knows how to talk to it.
+ * An open database: the dialect that knows how to talk to it, and its pools (a reader, a writer,
+ * key reads, write transactions and streams; see Pools).
  */
-export interface Database {
+export interface Database extends Pools {
   readonly dialect: Dialect;
-  readonly reader: Knex;
-  readonly writer: Knex;
-  /** Prepared lookups by key, beside the reader pool (see KeyReader). */
-  readonly keys: KeyReader;
-  close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   readonly url: string;
   readonly poolMax: number;
-  /** Where knex's own warnings go; without it knex prints them on stdout, among the JSON logs. */
+  /** Where the drivers' own warnings go; without it knex prints them on stdout, among the JSON logs. */
   readonly logger?: Logger;
   /**
    * `run` (default): bring the schema up to date. `verify`: only check that it is, for a cluster
@@ -31,18 +24,9 @@ export interface DatabaseOptions {
   readonly migrations?: 'run' | 'verify';
 }
 
-function knexLog(logger: Logger): Knex.Logger {
-  return {
-    warn: (message: unknown) => logger.warn({ component: 'knex' }, String(message)),
-    error: (message: unknown) => logger.error({ component: 'knex' }, String(message)),
-    debug: (message: unknown) => logger.debug({ component: 'knex' }, String(message)),
-    deprecate: (method: string, alternative: string) => logger.warn({ component: 'knex' }, `${method} is deprecated; use ${alternative}`),
-  };
-}
-
 export function dialectFor(url: string): Dialect {
-  if (url.startsWith('sqlite:')) return new SqliteDialect(url);
-  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresDialect(url);
+  if (url.startsWith('sqlite:')) return sqliteDialect(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return postgresDialect(url);
   throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
 }
 
@@ -52,22 +36,8 @@ export function dialectFor(url: string): Dialect {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
-  const log = options.logger ? { log: knexLog(options.logger) } : {};
-  const reader = knexFactory({ ...dialect.readerConfig(options.poolMax), ...log });
-  const writerConfig = dialect.writerConfig();
-  const writer = writerConfig ? knexFactory({ ...writerConfig, ...log }) : reader;
-  const keys = dialect.keyReader(reader, options.poolMax);
-  const database: Database = {
-    dialect,
-    reader,
-    writer,
-    keys,
-    async close() {
-      await keys.close();
-      if (writer !== reader) await writer.destroy();
-      await reader.destroy();
-    },
-  };
+  const pools = dialect.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}) });
+  const database: Database = { dialect, ...pools };
   try {
     await (options.migrations === 'verify' ? verifyMigrated(database) : migrate(database));
   } catch (error) {

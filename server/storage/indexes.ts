@@ -9,15 +9,15 @@ import type { Database } from './database.js';
 export async function syncFieldIndexes(db: Database, table: string, fields: readonly string[]): Promise<void> {
   const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field), field]));
   // Processes starting together would otherwise both create (or drop) the same index.
-  await db.dialect.exclusive('indexes', async () => {
-    const existing = await db.dialect.listExpressionIndexes(db.writer);
+  await db.dialect.locking.exclusive('indexes', async () => {
+    const existing = await db.dialect.maintenance.listExpressionIndexes(db.writer);
     for (const name of existing) {
-      if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.dropIndex(name));
+      if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.ddl.dropIndex(name));
     }
     for (const [name, field] of wanted) {
-      if (!existing.includes(name)) await db.writer.raw(db.dialect.createExpressionIndex(name, table, 'doc', field.split('.'), LIST_ORDER));
+      if (!existing.includes(name)) await db.writer.raw(db.dialect.ddl.createExpressionIndex(name, table, 'doc', field.split('.'), LIST_ORDER));
     }
-    await db.dialect.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
+    await db.dialect.maintenance.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
   });
 }
 

@@ -14,20 +14,20 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
       async up(knex) {
         // Every representation ever stored; append-only. A deletion is a row with deleted = true.
         await knex.schema.createTable('resource_history', (t) => {
-          t.specificType('kind', dialect.keyType(64)).notNullable();
-          t.specificType('id', dialect.keyType(256)).notNullable();
+          t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
+          t.specificType('id', dialect.ddl.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
-          t.specificType('doc', dialect.documentType).nullable();
+          t.specificType('doc', dialect.ddl.documentType).nullable();
           t.boolean('deleted').notNullable().defaultTo(false);
           t.primary(['kind', 'id', 'ts']);
         });
         // The newest live representation of each resource, written in the same transaction as its
         // history row, so lists and queries never scan old versions.
         await knex.schema.createTable('resource_current', (t) => {
-          t.specificType('kind', dialect.keyType(64)).notNullable();
-          t.specificType('id', dialect.keyType(256)).notNullable();
+          t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
+          t.specificType('id', dialect.ddl.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
-          t.specificType('doc', dialect.documentType).notNullable();
+          t.specificType('doc', dialect.ddl.documentType).notNullable();
           t.primary(['kind', 'id']);
           t.index(['kind', 'ts'], 'resource_current_kind_ts');
         });
@@ -72,8 +72,8 @@ const MIGRATIONS_TABLE = 'topocat_migrations';
 export async function migrate(database: Database): Promise<void> {
   // knex's own migration lock fails at once instead of waiting; processes starting together
   // queue here instead, and each finds the work done by the one before.
-  await database.dialect.exclusive('migrations', async () => {
-    await database.dialect.prepare(database.writer);
+  await database.dialect.locking.exclusive('migrations', async () => {
+    await database.dialect.maintenance.prepare(database.writer);
     await database.writer.migrate.latest({
       migrationSource: new InCodeMigrations(database.dialect),
       tableName: MIGRATIONS_TABLE,

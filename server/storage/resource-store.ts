@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
+import type { WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
-import { QueryCompiler, type FieldTable } from './query-sql.js';
-import type { ParsedQuery } from './query-language.js';
+import { Pacer } from './pace.js';
+import type { SortKey } from '../query/syntax.js';
+import type { Condition } from '../query/tree.js';
+import { QueryCompiler } from './query-sql.js';
 
 const HISTORY = 'resource_history';
 const CURRENT = 'resource_current';
@@ -51,10 +54,13 @@ export interface ReplaceOptions extends WriteOptions {
   readonly replayedTs?: number;
 }
 
-/** A read selection: the conditions, order and paging of a parsed query, with the kind's fields. */
+/** A read selection: typed conditions, order, paging, and one entry per id (`unique`). */
 export interface Selection {
-  readonly query: ParsedQuery;
-  readonly fields: FieldTable;
+  readonly conditions: readonly Condition[];
+  readonly sort: readonly SortKey[];
+  readonly limit?: number;
+  readonly skip?: number;
+  readonly unique?: boolean;
 }
 
 interface CurrentRow {
@@ -98,7 +104,7 @@ export class ResourceStore {
       const newest = new Map<string, { ts: number; live: boolean }>();
       for (const [kind, set] of chosen) {
         const keys = [...set];
-        await this.db.dialect.lockResources(trx, kind, keys);
+        await this.db.dialect.locking.lockResources(trx, kind, keys);
         for (const part of chunks(keys, INSERT_CHUNK)) {
           const live = new Set((await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part)).map((row: { id: unknown }) => String(row.id)));
           const rows = (await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id')) as { id: unknown; ts: number | string }[];
@@ -119,7 +125,9 @@ export class ResourceStore {
         const key = `${resource.kind}/${id}`;
         const before = newest.get(key);
         if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
-        if (resource.replayedTs !== undefined && before !== undefined) {
+        // A replay is of a live resource's version; an id whose resource was deleted starts anew
+        // (BLiPP re-registers a deleted measurement by posting the representation it kept).
+        if (resource.replayedTs !== undefined && before?.live) {
           const replay = await trx(HISTORY).first('ts').where({ kind: resource.kind, id, ts: resource.replayedTs, deleted: false });
           if (replay) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
         }
@@ -129,15 +137,18 @@ export class ResourceStore {
       }
       const byKind = new Map<string, Inserted[]>();
       for (const r of stored) (byKind.get(r.kind) ?? byKind.set(r.kind, []).get(r.kind)!).push(r);
+      const pacer = new Pacer();
       for (const [kind, list] of byKind) {
         for (const part of chunks(list, INSERT_CHUNK)) {
-          await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc), deleted: false })));
+          await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc), deleted: false })));
+          await pacer.breathe();
         }
         for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) await trx(CURRENT).where('kind', kind).whereIn('id', part).delete();
         // An id inserted twice in one call: its last version is the current one.
         const last = [...new Map(list.map((r) => [r.id, r])).values()];
         for (const part of chunks(last, INSERT_CHUNK)) {
-          await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.documentValue(trx, r.doc) })));
+          await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc) })));
+          await pacer.breathe();
         }
       }
       return stored;
@@ -158,8 +169,8 @@ export class ResourceStore {
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.documentValue(trx, doc), deleted: false });
-      await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.documentValue(trx, doc) });
+      await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.columns.documentValue(trx, doc), deleted: false });
+      await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.columns.documentValue(trx, doc) });
       return { id, ts, doc };
     });
   }
@@ -208,15 +219,14 @@ export class ResourceStore {
   }
 
   private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
-    const { query, fields } = selection;
-    this.compiler.where(builder, query, fields);
-    this.compiler.orderBy(builder, query, newestFirst);
-    if (query.limit !== undefined) builder.limit(query.limit);
-    if (query.skip !== undefined) builder.offset(query.skip);
-    const rows = this.db.dialect.stream(this.db.reader, builder, query.limit);
-    const dialect = this.db.dialect;
+    this.compiler.where(builder, selection.conditions);
+    this.compiler.orderBy(builder, selection.sort, newestFirst);
+    if (selection.limit !== undefined) builder.limit(selection.limit);
+    if (selection.skip !== undefined) builder.offset(selection.skip);
+    const rows = this.db.stream(builder, selection.limit);
+    const errors = this.db.dialect.errors;
     // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
-    const seen = query.unique && newestFirst ? new Set<string>() : undefined;
+    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         try {
@@ -227,18 +237,18 @@ export class ResourceStore {
             yield { id, ts: Number(row.ts), doc: String(row.doc) };
           }
         } catch (error) {
-          throw dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+          throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }
       },
     };
   }
 
   private docColumn(knex: Knex): Knex.Raw | string {
-    return this.db.dialect.documentText(knex, 'doc');
+    return this.db.dialect.columns.documentText(knex, 'doc');
   }
 
   private async lockedCurrent(trx: Knex.Transaction, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.lockResources(trx, kind, [id]);
+    await this.db.dialect.locking.lockResources(trx, kind, [id]);
     const row = (await trx(CURRENT).first('ts', this.docColumn(trx)).where({ kind, id })) as CurrentRow | undefined;
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);
@@ -246,14 +256,12 @@ export class ResourceStore {
     return { ts, doc: row.doc };
   }
 
-  private async write<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
+  private async write<T>(job: WriteJob<T>): Promise<T> {
     try {
-      return await this.db.writer.transaction(async (trx) => {
-        await this.db.dialect.beginWrite(trx);
-        return work(trx);
-      });
+      return await this.db.write(job);
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -261,7 +269,7 @@ export class ResourceStore {
     try {
       return (await work()) as T;
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }

@@ -35,7 +35,7 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
       await knex(SERVICE).insert({ name: 'uid', value: randomUUID() });
       await knex.schema.createTable(ADDRESSES, (t) => {
         t.string('role', 16).notNullable();
-        t.specificType('base', dialect.keyType(1024)).notNullable();
+        t.specificType('base', dialect.ddl.keyType(1024)).notNullable();
         t.primary(['role', 'base']);
       });
 
@@ -88,7 +88,7 @@ export class ServiceFacts {
     try {
       return await work();
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }

@@ -11,7 +11,7 @@ export function keepStatistics(database: Database, intervalMs: number, logger: L
   const tick = (): void => {
     if (running) return;
     const started = performance.now();
-    running = database.dialect
+    running = database.dialect.maintenance
       .refreshStatistics(database.writer)
       .then((refreshed) => {
         if (refreshed) logger.info({ ms: Math.round(performance.now() - started) }, 'planner statistics refreshed');

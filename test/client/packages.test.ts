@@ -19,10 +19,10 @@ describe('SDK packages', function () {
     [server, consumer] = await Promise.all([startServer(), createConsumer()]);
     await copyFile(path.join(projectRoot, 'test/client/consumer/every-operation.ts'), path.join(consumer.dir, 'every-operation.ts'));
     programs.push('every-operation.ts');
-    for (const sdk of SDK_DIRS) {
+    for (const sdk of ['.', ...SDK_DIRS]) {
       const readme = await readFile(path.join(projectRoot, sdk, 'README.md'), 'utf8');
       for (const [i, code] of codeBlocks(readme, 'ts').entries()) {
-        const name = `${path.basename(sdk)}-readme-${i}.ts`;
+        const name = `${sdk === '.' ? 'project' : path.basename(sdk)}-readme-${i}.ts`;
         await writeFile(path.join(consumer.dir, name), code.replaceAll('http://127.0.0.1:8080', server.url));
         programs.push(name);
       }
@@ -56,9 +56,10 @@ describe('SDK packages', function () {
     assert.equal(output.checked.length, 34, output.checked.join('\n'));
   });
 
-  it('runs the README examples against the server', async () => {
+  it('runs the README examples (the project\'s and both packages\') against the server', async () => {
     const outputs = await Promise.all(programs.filter((p) => p.includes('readme')).map((p) => consumer.run(p.replace(/\.ts$/, ''), {})));
     assert.match(outputs.join('\n'), /changed meanwhile: 412/);
+    assert.match(outputs.join('\n'), /refused: 412/);
     assert.match(outputs.join('\n'), /found: \[ '[^']*\/storm\/nam' \]/);
   });
 });

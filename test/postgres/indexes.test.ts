@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import { kinds } from '../../generated/rest/kinds.js';
-import { PostgresDialect } from '../../server/storage/dialects/postgres.js';
-import { parseQuery } from '../../server/storage/query-language.js';
+import type { Dialect } from '../../server/storage/dialect.js';
+import { postgresDialect } from '../../server/storage/dialects/postgres/index.js';
+import { parseQuery } from '../../server/query/parse.js';
+import { typeConditions } from '../../server/query/typing.js';
 import { QueryCompiler } from '../../server/storage/query-sql.js';
 import { engine, postgresUrl } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
@@ -26,7 +28,7 @@ describe('PostgreSQL: x-index fields are queried through their expression indexe
   this.timeout(60_000);
   let server: RunningServer;
   let knex: Knex;
-  const dialect = (): PostgresDialect => new PostgresDialect(server.database.url);
+  const dialect = (): Dialect => postgresDialect(server.database.url);
   const nodeKind = kinds.find((k) => k.collection === 'nodes')!;
 
   before(async function () {
@@ -52,9 +54,9 @@ describe('PostgreSQL: x-index fields are queried through their expression indexe
     const d = dialect();
     const parsed = parseQuery(query, 256);
     const compiler = new QueryCompiler(d);
-    const builder = knex('resource_current').select('id', 'ts', d.documentText(knex, 'doc')).where({ kind: 'nodes' });
-    compiler.where(builder, parsed, nodeKind.fields);
-    compiler.orderBy(builder, parsed, false);
+    const builder = knex('resource_current').select('id', 'ts', d.columns.documentText(knex, 'doc')).where({ kind: 'nodes' });
+    compiler.where(builder, typeConditions(parsed.conditions, nodeKind.fields));
+    compiler.orderBy(builder, parsed.sort, false);
     const { sql, bindings } = builder.toSQL();
     const explained = await knex.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings as Knex.RawBinding[]);
     return indexesOf(explained.rows[0]['QUERY PLAN']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PostgresDialect } from '../../server/storage/dialects/postgres.js';
+import { postgresErrors } from '../../server/storage/dialects/postgres/errors.js';
 import { engine } from '../helpers/database.js';
 
 /** An error as the pg driver or knex raises it. */
@@ -16,7 +16,6 @@ describe('PostgreSQL: which errors mean the database is unavailable', function (
   before(function () {
     if (engine !== 'postgres') this.skip();
   });
-  const dialect = new PostgresDialect('postgres://postgres@127.0.0.1:5432/test');
 
   const unavailable: [string, unknown][] = [
     ['connection refused', failure({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' })],
@@ -40,7 +39,7 @@ describe('PostgreSQL: which errors mean the database is unavailable', function (
     ['a cause that is one of these', new Error('wrapped', { cause: failure({ code: '57P01' }) })],
   ];
   for (const [name, error] of unavailable) {
-    it(`unavailable: ${name}`, () => assert.equal(dialect.isUnavailable(error), true));
+    it(`unavailable: ${name}`, () => assert.equal(postgresErrors.isUnavailable(error), true));
   }
 
   const faults: [string, unknown][] = [
@@ -57,6 +56,6 @@ describe('PostgreSQL: which errors mean the database is unavailable', function (
     ['nothing', undefined],
   ];
   for (const [name, error] of faults) {
-    it(`not unavailable: ${name}`, () => assert.equal(dialect.isUnavailable(error), false));
+    it(`not unavailable: ${name}`, () => assert.equal(postgresErrors.isUnavailable(error), false));
   }
 });

@@ -100,7 +100,7 @@ async function rewind(database: TestDatabase, id: string, doc: string): Promise<
     await knex('topocat_migrations').where('name', '0004_service_facts').delete();
   };
   if (engine === 'postgres') return withPostgres(postgresUrl(), work, database.schema);
-  const knex = knexFactory({ client: 'sqlite3', connection: { filename: database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true });
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true });
   try {
     await work(knex);
   } finally {

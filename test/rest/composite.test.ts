@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { get, post, request } from '../helpers/http.js';
+import { get, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { wire } from '../helpers/wire.js';
 
 const UNIS_2012 = 'http://unis.incntre.iu.edu/schema/20120709';
 const UNIS_2014 = 'http://unis.incntre.iu.edu/schema/20140214';
@@ -80,9 +81,19 @@ describe('REST composite insert', function () {
         { $schema: `${UNIS_2012}/port#`, address: { address: '10.10.1.3', type: 'ipv4' }, name: 'eth3' },
       ],
     };
-    const answer = await request('POST', `${server.url}/topologies`, {
-      raw: JSON.stringify(topology),
-      headers: { 'content-type': `application/perfsonar+json; profile=${UNIS_2012}/topology#`, 'cache-control': 'no-cache', accept: 'application/perfsonar+json', connection: 'close' },
+    // As the test's Tornado client wrote it (periscope-ps/unis@44e7750 handlers_test.py).
+    const answer = await wire(server.url, {
+      method: 'POST',
+      target: '/topologies',
+      headers: [
+        ['Connection', 'close'],
+        ['Accept-Encoding', 'gzip'],
+        ['Content-Type', `application/perfsonar+json; profile=${UNIS_2012}/topology#`],
+        ['Cache-Control', 'no-cache'],
+        ['Accept', 'application/perfsonar+json'],
+        ['User-Agent', 'Tornado/2.4'],
+      ],
+      body: JSON.stringify(topology),
     });
     assert.equal(answer.status, 201, answer.text);
     const stored = answer.body;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import sqlite3 from 'sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import * as codecs from '../../generated/soap/codecs.js';
 import { type parseXml } from '../../generated/soap/runtime.js';
 import { assertStatus, DIRECT, SOAP11, startCatalog, TYPES_NS, USERNAME_NS, type CatalogServer, type RawAnswer } from '../helpers/catalog.js';
@@ -230,9 +230,8 @@ describe('SOAP endpoint: protocol, hostile XML and schema errors', function () {
   it('answers the operation’s fatal code with NO_DATABASE_CONNECTION, in bounded time, then recovers', async () => {
     const client = catalog.client(ME);
     // Another process holds the write lock of the SQLite file.
-    const blocker = new sqlite3.Database(catalog.server.database.url.replace(/^sqlite:/, ''));
-    const exec = (sql: string) => new Promise<void>((resolve, reject) => blocker.exec(sql, (error) => (error ? reject(error) : resolve())));
-    await exec('BEGIN IMMEDIATE');
+    const blocker = new BetterSqlite3(catalog.server.database.url.replace(/^sqlite:/, ''));
+    blocker.exec('BEGIN IMMEDIATE');
     try {
       const started = performance.now();
       const refused = await client.createUser({ catalogUser: [{ userId: ME }], errorDeliveryMethod: DIRECT });
@@ -241,8 +240,8 @@ describe('SOAP endpoint: protocol, hostile XML and schema errors', function () {
       // Readers are not blocked by a writer.
       assertStatus((await client.checkStatus({ errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
     } finally {
-      await exec('ROLLBACK');
-      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      blocker.exec('ROLLBACK');
+      blocker.close();
     }
     assertStatus((await client.createUser({ catalogUser: [{ userId: ME }], errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
     assert.ok(catalog.server.logs.some((l) => l.msg === 'catalog storage unavailable' && typeof l.requestId === 'string'));

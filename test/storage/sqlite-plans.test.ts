@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import { kinds } from '../../generated/rest/kinds.js';
-import { SqliteDialect } from '../../server/storage/dialects/sqlite.js';
-import { parseQuery } from '../../server/storage/query-language.js';
+import { sqliteDialect } from '../../server/storage/dialects/sqlite/index.js';
+import { parseQuery } from '../../server/query/parse.js';
+import { typeConditions } from '../../server/query/typing.js';
 import { QueryCompiler } from '../../server/storage/query-sql.js';
 import { engine } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
@@ -31,7 +32,7 @@ describe('SQLite: x-index conditions seek their index in list order', function (
     }));
     const created = await post(`${server.url}/nodes`, nodes);
     assert.equal(created.status, 201, created.text);
-    knex = knexFactory({ client: 'sqlite3', connection: { filename: server.database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+    knex = knexFactory({ client: 'better-sqlite3', connection: { filename: server.database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
   });
   after(async () => {
     await knex?.destroy();
@@ -40,12 +41,12 @@ describe('SQLite: x-index conditions seek their index in list order', function (
 
   /** EXPLAIN QUERY PLAN of the list statement ResourceStore.list runs for `query`. */
   const plan = async (query: string): Promise<string> => {
-    const dialect = new SqliteDialect(server.database.url);
+    const dialect = sqliteDialect(server.database.url);
     const parsed = parseQuery(query, 256);
     const compiler = new QueryCompiler(dialect);
     const builder = knex('resource_current').select('id', 'ts', 'doc').where({ kind: 'nodes' });
-    compiler.where(builder, parsed, nodeKind.fields);
-    compiler.orderBy(builder, parsed, false);
+    compiler.where(builder, typeConditions(parsed.conditions, nodeKind.fields));
+    compiler.orderBy(builder, parsed.sort, false);
     if (parsed.limit !== undefined) builder.limit(parsed.limit);
     const { sql, bindings } = builder.toSQL();
     const rows = (await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[])) as { detail: string }[];
@@ -106,7 +107,7 @@ describe('SQLite: the server refreshes the planner statistics after many writes'
     for (let i = 0; i < 2; i++) await postNodes(2000, `many${i}`);
     await until(2);
     assert.equal(refreshed(), 2);
-    const knex = knexFactory({ client: 'sqlite3', connection: { filename: server.database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+    const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: server.database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
     try {
       const stats = (await knex('sqlite_stat1').where({ tbl: 'resource_current' })) as { idx: string; stat: string }[];
       const nameIndex = stats.find((s) => s.idx.startsWith('xidx_resource_current_name_'));

@@ -58,6 +58,19 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
     '/docs': {
       get: { operationId: 'docs', summary: 'An interactive reference of this description, for a browser', tags, ...open, responses: { 200: { description: 'An HTML page', headers: requestId, content: html } } },
     },
+    '/docs/{asset}': {
+      get: {
+        operationId: 'docsAsset',
+        summary: 'A file of the reference page (Swagger UI\'s script, style sheet and icon)',
+        tags,
+        ...open,
+        parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['start.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] } }],
+        responses: {
+          200: { description: 'The file', headers: requestId, content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          ...errors(model, [404], used),
+        },
+      },
+    },
     [`/schema/${model.schemaVersion}/{slug}`]: {
       get: {
         operationId: 'schema',

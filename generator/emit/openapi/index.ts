@@ -30,7 +30,6 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
   const document = {
     ...jsonNotice(model.documents.map((d) => d.file)),
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'topocat topology service',
       version: model.schemaVersion,

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { responseType } from '../media.js';
-import { asQueryErrors, requestQuery } from '../request.js';
+import { requestQuery } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /** GET /<collection>: the newest representation of every live resource that matches, streamed. */
@@ -9,8 +9,7 @@ export function list({ store, representations, limits, respond }: OperationConte
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const query = requestQuery(ctx, kind, 'collection', limits, representations);
-      const rows = asQueryErrors(() => store.list(kind.collection, { query, fields: kind.fields }));
-      await respond.list(ctx, respond.presentation(kind, type, query), rows);
+      const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+      await respond.list(ctx, respond.presentation(kind, type, query), store.list(kind.collection, selection));
     };
 }

@@ -1,9 +1,9 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { notFound } from '../../http/errors.js';
-import type { ParsedQuery } from '../../storage/query-language.js';
+import type { Selection } from '../../storage/resource-store.js';
 import { responseType } from '../media.js';
-import { asQueryErrors, pathId, requestQuery } from '../request.js';
+import { pathId, requestQuery } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /**
@@ -14,7 +14,7 @@ export function read({ store, representations, limits, respond }: OperationConte
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const query = requestQuery(ctx, kind, 'resource', limits, representations);
+      const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);
       const id = pathId(ctx, kind);
       const absent = () => notFound(`no ${kind.name} "${id}"${query.version != null ? ` with ts ${query.version}` : ''}`);
@@ -25,13 +25,13 @@ export function read({ store, representations, limits, respond }: OperationConte
         const version =
           query.conditions.length === 0
             ? await store.version(kind.collection, id, query.version)
-            : await first(asQueryErrors(() => store.versions(kind.collection, id, { query: atVersion(query, query.version as number), fields: kind.fields })));
+            : await first(store.versions(kind.collection, id, atVersion(selection, query.version)));
         if (!version) throw absent();
         return respond.one(ctx, presentation, version);
       }
       if (query.conditions.length > 0) {
         if (!(await store.known(kind.collection, id))) throw absent();
-        return respond.list(ctx, presentation, asQueryErrors(() => store.versions(kind.collection, id, { query, fields: kind.fields })));
+        return respond.list(ctx, presentation, store.versions(kind.collection, id, selection));
       }
       const current = await store.current(kind.collection, id);
       if (!current) throw absent();
@@ -40,9 +40,9 @@ export function read({ store, representations, limits, respond }: OperationConte
 }
 
 /** The query's conditions and the version `ts`: that version, if it matches them. */
-function atVersion(query: ParsedQuery, ts: number): ParsedQuery {
-  const term = { field: ['ts'], operator: 'eq' as const, values: [{ value: ts, type: 'integer' as const }], parameter: 'ts' };
-  return { ...query, conditions: [...query.conditions, { terms: [term] }], limit: 1 };
+function atVersion(selection: Selection, ts: number): Selection {
+  const version = { target: { kind: 'column', column: 'ts' }, comparison: '=', type: 'number', values: [ts] } as const;
+  return { ...selection, conditions: [...selection.conditions, { anyOf: [version] }], limit: 1 };
 }
 
 async function first<T>(rows: AsyncIterable<T>): Promise<T | undefined> {

@@ -109,7 +109,7 @@ export class ConditionCompiler {
     };
     const test = condition.test;
     if (test === undefined) return [select(() => undefined)];
-    const text = (e: string) => this.dialect.byteOrder(`${e}.text_value`);
+    const text = (e: string) => this.dialect.columns.byteOrder(`${e}.text_value`);
     switch (test.kind) {
       case 'exact':
         return [select((e) => `${e}.text_key = ${this.bind(textKey(test.text))} AND ${e}.text_value = ${this.bind(test.text)}`)];

@@ -67,7 +67,7 @@ export class CatalogReads {
 
   /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
   private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
-    const row = (await from.first(this.knex.raw(`${this.dialect.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+    const row = (await from.first(this.knex.raw(`${this.dialect.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
     return JSON.parse(row.rows) as T[];
   }
 
@@ -196,7 +196,7 @@ export class CatalogReads {
   }
 
   private inCreationOrder(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.byteOrder('o.guid'));
+    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.columns.byteOrder('o.guid'));
   }
 
   private page(builder: Knex.QueryBuilder, offset: number, limit: number | undefined): void {
@@ -348,7 +348,7 @@ export class CatalogWrites extends CatalogReads {
     try {
       return await statement();
     } catch (error) {
-      if (this.dialect.isUniqueViolation(error)) throw new ResourceConflict(conflict);
+      if (this.dialect.errors.isUniqueViolation(error)) throw new ResourceConflict(conflict);
       throw error;
     }
   }
@@ -376,7 +376,7 @@ export class CatalogStore {
       const row = (await this.db.keys.one(`SELECT COALESCE(SUM(users), 0) AS users, COALESCE(SUM(objects), 0) AS objects FROM ${COUNTS}`, [])) as { users: number | string; objects: number | string };
       return { users: Number(row.users), objects: Number(row.objects) };
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -384,20 +384,19 @@ export class CatalogStore {
     try {
       return await this.db.reader.transaction((trx) => work(new CatalogReads(trx, this.db.dialect)));
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
   /** Run `work` in one write transaction holding the locks of `owners` (sorted: no deadlocks). */
   async write<T>(owners: readonly string[], work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
-      return await this.db.writer.transaction(async (trx) => {
-        await this.db.dialect.beginWrite(trx);
-        await this.db.dialect.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
+      return await this.db.write(async (trx) => {
+        await this.db.dialect.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
         return work(new CatalogWrites(trx, this.db.dialect));
       });
     } catch (error) {
-      throw this.db.dialect.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }

@@ -127,7 +127,7 @@ export const catalogMigration: Knex.Migration = {
  * transactions, so checkStatus reads a few rows instead of counting every object.
  */
 export function catalogCountsMigration(dialect: Dialect): Knex.Migration {
-  const triggers = [dialect.rowCountTriggers(USERS, COUNTS, 'users'), dialect.rowCountTriggers(OBJECTS, COUNTS, 'objects')];
+  const triggers = [dialect.ddl.rowCountTriggers(USERS, COUNTS, 'users'), dialect.ddl.rowCountTriggers(OBJECTS, COUNTS, 'objects')];
   return {
     async up(knex) {
       await knex.schema.createTable(COUNTS, (t) => {
@@ -139,7 +139,7 @@ export function catalogCountsMigration(dialect: Dialect): Knex.Migration {
       // Counted after the triggers exist: their locks hold writers back until this commits.
       const users = Number(((await knex(USERS).count({ n: '*' }).first()) as { n: number | string }).n);
       const objects = Number(((await knex(OBJECTS).count({ n: '*' }).first()) as { n: number | string }).n);
-      await knex(COUNTS).insert(Array.from({ length: dialect.counterShards }, (_, shard) => ({ shard, users: shard === 0 ? users : 0, objects: shard === 0 ? objects : 0 })));
+      await knex(COUNTS).insert(Array.from({ length: triggers[0]!.shards }, (_, shard) => ({ shard, users: shard === 0 ? users : 0, objects: shard === 0 ? objects : 0 })));
     },
     async down(knex) {
       for (const sql of triggers.flatMap((t) => t.drop)) await knex.raw(sql);

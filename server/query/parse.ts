@@ -1,6 +1,7 @@
 /**
- * The UNIS query language (rest-contract §5), parsed from the raw query string into a small
- * tree. No SQL here: query-sql.ts compiles the tree for a dialect.
+ * The UNIS query language (rest-contract §5), parsed from the raw query string into its syntax
+ * tree (syntax.ts). Typing (typing.ts) then gives it meaning; the SQL compiler of storage and the
+ * matcher of events (match.ts) evaluate the typed tree.
  *
  * As in UNIS (Tornado), each `key=value` pair is percent-decoded first and the grammar is applied
  * to the decoded text, so `%3D`, `%2C` and `%7C` are the operators `=`, `,` and `|`: clients
@@ -8,64 +9,8 @@
  * literal `,` or `|` inside a value cannot be expressed, exactly as in UNIS.
  */
 
-export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
-export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
-
-export interface QueryValue {
-  readonly value: string | number | boolean;
-  /** The type a `number:`/`integer:`/`boolean:`/`string:` prefix asked for; absent when untyped. */
-  readonly type?: ValueType;
-}
-
-/** One comparison: `field operator value`, or `field IN values` when there are several. */
-export interface Term {
-  readonly field: readonly string[];
-  readonly operator: Operator;
-  readonly values: readonly QueryValue[];
-  /** The query parameter the term came from, for error messages. */
-  readonly parameter: string;
-}
-
-/** Terms ORed together (`a=v|b=w`); the conditions of a query are ANDed. */
-export interface Condition {
-  readonly terms: readonly Term[];
-}
-
-export interface SortKey {
-  readonly field: readonly string[];
-  readonly descending: boolean;
-}
-
-export interface ParsedQuery {
-  readonly conditions: readonly Condition[];
-  readonly fields?: readonly (readonly string[])[];
-  readonly limit?: number;
-  readonly skip?: number;
-  readonly sort: readonly SortKey[];
-  /** `unique=true`: one entry per resource id. */
-  readonly unique: boolean;
-  /** `inline`: references to this service's resources are replaced by those resources. */
-  readonly inline: boolean;
-  /**
-   * `ts` of a single resource (`GET /<c>/<id>?ts=T`): the version it selects. `null` when the
-   * value is an integer no version can have (beyond 2^53), so nothing matches.
-   */
-  readonly version?: number | null;
-}
-
-/** Where a query is asked: of a collection, or of one resource (where `ts` selects a version). */
-export type QueryScope = 'collection' | 'resource';
-
-/** A malformed query; `parameter` names the offending query parameter. */
-export class QueryError extends Error {
-  constructor(
-    readonly parameter: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'QueryError';
-  }
-}
+import { QueryError } from './errors.js';
+import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
 
 /** Segments of a field path; the same set the SQL compiler may write as literals. */
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
@@ -221,36 +166,4 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     ...(skip !== undefined ? { skip } : {}),
     ...(version !== undefined ? { version } : {}),
   };
-}
-
-/** Keep only `fields` of a document (dot notation; arrays on the way are mapped element-wise). */
-export function project(document: unknown, fields: readonly (readonly string[])[]): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const path of fields) copyPath(document, path, result);
-  return result;
-}
-
-function copyPath(source: unknown, path: readonly string[], target: Record<string, unknown>): void {
-  if (source === null || typeof source !== 'object' || Array.isArray(source)) return;
-  const [head, ...rest] = path as [string, ...string[]];
-  if (!Object.prototype.hasOwnProperty.call(source, head)) return;
-  const value = (source as Record<string, unknown>)[head];
-  if (rest.length === 0) {
-    defineMember(target, head, value);
-  } else if (Array.isArray(value)) {
-    const existing = target[head];
-    const list = Array.isArray(existing) ? existing : value.map(() => ({}));
-    value.forEach((element, i) => copyPath(element, rest, list[i] as Record<string, unknown>));
-    defineMember(target, head, list);
-  } else if (value !== null && typeof value === 'object') {
-    const existing = target[head];
-    const child = existing !== null && typeof existing === 'object' && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
-    copyPath(value, rest, child);
-    if (Object.keys(child).length > 0) defineMember(target, head, child);
-  }
-}
-
-/** Own data property even for a key such as `__proto__`: plain assignment would set the prototype. */
-function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

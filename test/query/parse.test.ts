@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { parseQuery, project, QueryError, type ParsedQuery } from '../../server/storage/query-language.js';
+import { QueryError } from '../../server/query/errors.js';
+import { parseQuery } from '../../server/query/parse.js';
+import { project } from '../../server/query/project.js';
+import type { ParsedQuery } from '../../server/query/syntax.js';
 
 const MAX = 256;
 

@@ -1,0 +1,20 @@
+import type { BenchContext } from './context.js';
+import { CPU_LOAD } from './context.js';
+import type { CpuComparison } from './cpu.js';
+import { count, ratio, type Row } from './report.js';
+
+const micros = (n: number): string => `${n.toFixed(0)} µs`;
+
+/** A headline row: CPU per request of ours against the reference at the fixed rate; ratio = reference ÷ ours. */
+export function cpuRow(what: string, reference: string, cpu: CpuComparison, target: number, ctx: BenchContext): Row {
+  const rounds = ctx.sizes.cpuRounds;
+  return {
+    row: `${what} at ${count(CPU_LOAD.rate)} req/s offered, ${CPU_LOAD.connections} connections${rounds > 1 ? ` (median of ${rounds} rounds)` : ''}`,
+    result: `${micros(cpu.ours)}; ${reference} ${micros(cpu.reference)}; ratio ${ratio(cpu.ratio)} (lowest rate served ${count(cpu.servedRate)}/s)`,
+    target: `ratio ≥ ${target}`,
+    met: cpu.ratio >= target,
+    figures: { microseconds: cpu.ours, referenceMicroseconds: cpu.reference, ratio: cpu.ratio, servedRate: cpu.servedRate },
+    // A side that could not serve the offered rate measured something else.
+    failures: cpu.failures,
+  };
+}

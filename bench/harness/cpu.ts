@@ -1,0 +1,124 @@
+/**
+ * CPU time per request at a fixed offered rate: the steadiest figure on a shared machine. The
+ * load generator offers the same rate to every process compared, so its own CPU no longer decides
+ * the result, as it does when each side is driven flat out (req/s). The server's CPU is read
+ * from `/proc/<pid>/stat` (user + system time of every thread of the process, and of cluster
+ * workers when it has any), before and after the measured window.
+ */
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { childrenOf } from './processes.js';
+
+/** Clock ticks per second of /proc's times (USER_HZ; 100 on every Linux this runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of `pid` and its descendants, in seconds. */
+export function cpuSeconds(pid: number): number {
+  let ticks: number;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields count from after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks = Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+  return ticks / TICKS_PER_SECOND + childrenOf(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
+}
+
+export interface FixedRateOptions {
+  readonly url: string;
+  /** The measured server's pid. */
+  readonly pid: number;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Paths to cycle through; one fixed path when it has one entry. */
+  readonly paths: readonly string[];
+  readonly seconds: number;
+  /** Requests per second offered, over all connections. */
+  readonly rate: number;
+  readonly connections: number;
+}
+
+export interface CpuPerRequest {
+  /** Server CPU time (all threads) per request answered, in microseconds. */
+  readonly microseconds: number;
+  /** The rate actually served: below the offered rate, the server (or the machine) could not keep up. */
+  readonly requestsPerSecond: number;
+  readonly total: number;
+  readonly failures: number;
+}
+
+function offer(options: FixedRateOptions, seconds: number): Promise<autocannon.Result> {
+  let next = 0;
+  const { paths } = options;
+  return autocannon({
+    url: options.url,
+    connections: options.connections,
+    overallRate: options.rate,
+    duration: seconds,
+    method: options.method ?? 'GET',
+    headers: { ...options.headers },
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    requests:
+      paths.length === 1
+        ? [{ path: paths[0]! }]
+        : [
+            {
+              setupRequest: (req) => {
+                req.path = paths[next++ % paths.length]!;
+                return req;
+              },
+            },
+          ],
+  });
+}
+
+/** Server CPU per request at `rate` over `seconds`, after a discarded warm-up at the same rate. */
+export async function cpuPerRequest(options: FixedRateOptions, warmupSeconds = Math.min(3, Math.max(1, options.seconds / 4))): Promise<CpuPerRequest> {
+  await offer(options, warmupSeconds);
+  const before = cpuSeconds(options.pid);
+  const result = await offer(options, options.seconds);
+  const used = cpuSeconds(options.pid) - before;
+  const total = result.requests.total;
+  return {
+    microseconds: total > 0 ? (used * 1e6) / total : Number.NaN,
+    requestsPerSecond: total / result.duration,
+    total,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export interface CpuComparison {
+  /** Median CPU per request of each side, µs. */
+  readonly ours: number;
+  readonly reference: number;
+  /** Median over the rounds of reference ÷ ours (higher is better for us). */
+  readonly ratio: number;
+  /** The lowest rate either side served in any round (below the offer: it could not keep up). */
+  readonly servedRate: number;
+  readonly failures: number;
+}
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Both sides at the same offered rate, `rounds` times in alternation (reference first), so that
+ * whatever else the machine does meets both alike; the medians count.
+ */
+export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOptions, rounds: number): Promise<CpuComparison> {
+  const theirs: CpuPerRequest[] = [];
+  const mine: CpuPerRequest[] = [];
+  for (let round = 0; round < rounds; round++) {
+    theirs.push(await cpuPerRequest(reference));
+    mine.push(await cpuPerRequest(ours));
+  }
+  return {
+    ours: median(mine.map((m) => m.microseconds)),
+    reference: median(theirs.map((t) => t.microseconds)),
+    ratio: median(mine.map((m, i) => theirs[i]!.microseconds / m.microseconds)),
+    servedRate: Math.min(...mine.map((m) => m.requestsPerSecond), ...theirs.map((t) => t.requestsPerSecond)),
+    failures: [...mine, ...theirs].reduce((sum, r) => sum + r.failures, 0),
+  };
+}

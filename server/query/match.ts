@@ -1,0 +1,95 @@
+import { compareStrings, type Condition, type Predicate, type Scalar, type ScalarType } from './tree.js';
+
+/** A resource as the matcher sees it: its key members and its parsed document. */
+export interface Candidate {
+  readonly id: string;
+  readonly ts: number;
+  readonly document: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The value at `segments`, stepping only into objects (a segment never indexes a list), as
+ * SQLite's `json_extract` with a `$."a"."b"` path reads it.
+ */
+function at(value: unknown, segments: readonly string[], from = 0, to = segments.length): unknown {
+  let current = value;
+  for (let i = from; i < to; i++) {
+    if (!isObject(current) || !Object.hasOwn(current, segments[i]!)) return undefined;
+    current = current[segments[i]!];
+  }
+  return current;
+}
+
+function jsonType(value: unknown): ScalarType | 'other' {
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'other';
+  }
+}
+
+function order(a: Scalar, b: Scalar): number {
+  if (typeof a === 'string') return compareStrings(a, b as string);
+  if (typeof a === 'number') return a < (b as number) ? -1 : a > (b as number) ? 1 : 0;
+  return a === b ? 0 : a ? 1 : -1;
+}
+
+/** A scalar that holds the predicate: of its type, and in the relation it names. */
+function holds(value: unknown, predicate: Predicate): boolean {
+  if (jsonType(value) !== predicate.type) return false;
+  const scalar = value as Scalar;
+  const [first] = predicate.values;
+  switch (predicate.comparison) {
+    case '=':
+      return order(scalar, first!) === 0;
+    case 'IN':
+      return predicate.values.some((v) => order(scalar, v) === 0);
+    case '<':
+      return order(scalar, first!) < 0;
+    case '<=':
+      return order(scalar, first!) <= 0;
+    case '>':
+      return order(scalar, first!) > 0;
+    case '>=':
+      return order(scalar, first!) >= 0;
+  }
+}
+
+/** Search through the lists at `arrays` on the way to the end of `segments` (UNIS's Mongo semantics). */
+function along(value: unknown, segments: readonly string[], from: number, arrays: readonly number[], predicate: Predicate): boolean {
+  const [first, ...later] = arrays;
+  if (first === undefined) return holds(at(value, segments, from), predicate);
+  const list = at(value, segments, from, first + 1);
+  return Array.isArray(list) && list.some((element) => along(element, segments, first + 1, later, predicate));
+}
+
+function satisfies(candidate: Candidate, predicate: Predicate): boolean {
+  const { target } = predicate;
+  switch (target.kind) {
+    case 'column':
+      return holds(candidate[target.column], predicate);
+    case 'field':
+      return along(candidate.document, target.segments, 0, target.arrays, predicate);
+    case 'open': {
+      const value = at(candidate.document, target.segments);
+      return holds(value, predicate) || (Array.isArray(value) && value.some((element) => holds(element, predicate)));
+    }
+  }
+}
+
+/**
+ * The in-memory evaluator of typed conditions, for events: a resource matches when every
+ * condition has a predicate it satisfies. It answers exactly as the SQL compiler's WHERE clause
+ * does on either engine (test/query/equivalence.test.ts checks that on random documents and
+ * queries).
+ */
+export function matches(candidate: Candidate, conditions: readonly Condition[]): boolean {
+  return conditions.every((condition) => condition.anyOf.some((predicate) => satisfies(candidate, predicate)));
+}

@@ -1,0 +1,52 @@
+/**
+ * The query language's syntax tree: what a query string says, before the fields' types are
+ * known (typing.ts gives each value its type and each field its place).
+ */
+
+export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
+export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
+
+export interface QueryValue {
+  readonly value: string | number | boolean;
+  /** The type a `number:`/`integer:`/`boolean:`/`string:` prefix asked for; absent when untyped. */
+  readonly type?: ValueType;
+}
+
+/** One comparison: `field operator value`, or `field IN values` when there are several. */
+export interface Term {
+  readonly field: readonly string[];
+  readonly operator: Operator;
+  readonly values: readonly QueryValue[];
+  /** The query parameter the term came from, for error messages. */
+  readonly parameter: string;
+}
+
+/** Terms ORed together (`a=v|b=w`); the conditions of a query are ANDed. */
+export interface Condition {
+  readonly terms: readonly Term[];
+}
+
+export interface SortKey {
+  readonly field: readonly string[];
+  readonly descending: boolean;
+}
+
+export interface ParsedQuery {
+  readonly conditions: readonly Condition[];
+  readonly fields?: readonly (readonly string[])[];
+  readonly limit?: number;
+  readonly skip?: number;
+  readonly sort: readonly SortKey[];
+  /** `unique=true`: one entry per resource id. */
+  readonly unique: boolean;
+  /** `inline`: references to this service's resources are replaced by those resources. */
+  readonly inline: boolean;
+  /**
+   * `ts` of a single resource (`GET /<c>/<id>?ts=T`): the version it selects. `null` when the
+   * value is an integer no version can have (beyond 2^53), so nothing matches.
+   */
+  readonly version?: number | null;
+}
+
+/** Where a query is asked: of a collection, or of one resource (where `ts` selects a version). */
+export type QueryScope = 'collection' | 'resource';

@@ -1,0 +1,52 @@
+/**
+ * The typed condition tree: a query's meaning, the one input of both evaluators (the SQL
+ * compiler of storage, and match.ts for events). Typing (typing.ts) has decided, for every
+ * value, the type it compares as, and for every field, where it is looked up.
+ */
+
+/** The JSON type a predicate compares; a value of another JSON type never satisfies it. */
+export type ScalarType = 'string' | 'number' | 'boolean';
+export type Scalar = string | number | boolean;
+/** `IN` is `=` against any of several values. */
+export type Comparison = '=' | '<' | '<=' | '>' | '>=' | 'IN';
+
+/** Where a predicate looks for its value. */
+export type Target =
+  /** `id` or `ts`: the resource's key members, kept in columns of their own too. */
+  | { readonly kind: 'column'; readonly column: 'id' | 'ts' }
+  /**
+   * A field the schema names. Each position in `arrays` is a segment whose value the schema
+   * declares a list: its elements are searched (UNIS's Mongo semantics), the rest of the path
+   * continuing in each element.
+   */
+  | { readonly kind: 'field'; readonly segments: readonly string[]; readonly arrays: readonly number[] }
+  /** A field the schema does not name (kinds are open): its value, or any element of a list there. */
+  | { readonly kind: 'open'; readonly segments: readonly string[] };
+
+export interface Predicate {
+  readonly target: Target;
+  readonly comparison: Comparison;
+  readonly type: ScalarType;
+  /** One value, or several for `IN`; all of `type`. */
+  readonly values: readonly Scalar[];
+}
+
+/** Predicates ORed together; none at all never holds. The conditions of a query are ANDed. */
+export interface Condition {
+  readonly anyOf: readonly Predicate[];
+}
+
+/** Strings compare by code point (UTF-8 byte order, as SQLite's BINARY and PostgreSQL's "C"). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
+    const cx = x.value.codePointAt(0)!;
+    const cy = y.value.codePointAt(0)!;
+    if (cx !== cy) return cx < cy ? -1 : 1;
+  }
+}

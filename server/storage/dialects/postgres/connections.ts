@@ -1,0 +1,73 @@
+import knexFactory, { type Knex } from 'knex';
+import type { Connections, PoolOptions, Pools, Row } from '../../dialect.js';
+import { knexLog } from '../../knex-log.js';
+import { PostgresKeyReader } from './key-reader.js';
+import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
+
+/** Rows per round trip of the portal behind a streamed list. */
+const STREAM_BATCH = 200;
+
+const INT8_OID = 20;
+
+/** The parts of a `pg` client the pool hook uses. */
+interface PgClient {
+  setTypeParser(oid: number, format: 'text', parse: (text: string) => unknown): void;
+}
+
+/**
+ * bigint columns (`ts`, µs since the epoch, about 2^51 today) as numbers. A value beyond 2^53
+ * stays text, so no digit is ever silently lost.
+ */
+function parseInt8(text: string): number | string {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : text;
+}
+
+async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> {
+  // knex streams through pg-query-stream: a portal that fetches STREAM_BATCH rows at a time,
+  // the next batch only once the consumer has taken the last. Started here, on first read, so
+  // a list that is never read holds no connection.
+  const rows = query.stream({ batchSize: STREAM_BATCH, highWaterMark: STREAM_BATCH });
+  try {
+    for await (const row of rows) yield row as Row;
+  } finally {
+    rows.destroy();
+  }
+}
+
+/**
+ * One pool of `pg` connections for everything: PostgreSQL handles concurrent writers itself, so
+ * each write is a transaction of its own on a pooled connection.
+ */
+export class PostgresConnections implements Connections {
+  constructor(private readonly settings: PostgresSettings) {}
+
+  open({ poolMax, logger }: PoolOptions): Pools {
+    const { schema, connection } = this.settings;
+    const knex = knexFactory({
+      client: 'pg',
+      connection,
+      ...(schema !== undefined ? { searchPath: [schema] } : {}),
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+      pool: {
+        // Idle connections close after the pool's idle timeout; after an outage none is kept stale.
+        min: 0,
+        max: poolMax,
+        afterCreate(client: PgClient, done: (error: Error | null, client: PgClient) => void) {
+          // Per connection rather than pg's global type table: pg-query-stream's cursors use it too.
+          client.setTypeParser(INT8_OID, 'text', parseInt8);
+          done(null, client);
+        },
+      },
+      ...knexLog(logger),
+    });
+    return {
+      reader: knex,
+      writer: knex,
+      keys: new PostgresKeyReader(knex),
+      write: (job) => knex.transaction(job),
+      stream: (query) => streamRows(query),
+      close: () => knex.destroy(),
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import type { ErrorClassifier } from '../../dialect.js';
+
+/** Network failures of the driver's socket: the server is down, unreachable or gone. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN',
+  'ENOTFOUND', 'EAI_AGAIN', 'ENOENT',
+]);
+
+/**
+ * SQLSTATEs of a server that cannot serve now: class 08 (connection exception), 53 (insufficient
+ * resources: too many connections, disk full, out of memory), 58 (I/O error), and 57P0x
+ * (terminated by shutdown, crash, "cannot connect now" while starting or stopping, dropped).
+ */
+function unavailableState(code: string): boolean {
+  return code.startsWith('08') || code.startsWith('53') || code.startsWith('58') || code.startsWith('57P0');
+}
+
+/** Driver errors that carry no code; knex prefixes the message with the query, hence no anchor. */
+const DRIVER_GONE = /Connection terminated|timeout expired|is not queryable|Connection ended unexpectedly/;
+
+function isUnavailable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, name, message, errors, cause } = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  // Connecting to a name with several addresses fails with all of them at once.
+  if (Array.isArray(errors) && errors.some((e) => isUnavailable(e))) return true;
+  if (typeof code === 'string') {
+    // A SQLSTATE decides alone: a query's own error is never a reason to answer 503.
+    if (/^[0-9A-Z]{5}$/.test(code)) return unavailableState(code);
+    if (NETWORK_CODES.has(code)) return true;
+  }
+  if (code === undefined && typeof message === 'string' && DRIVER_GONE.test(message)) return true;
+  return cause !== undefined && cause !== error && isUnavailable(cause);
+}
+
+export const postgresErrors: ErrorClassifier = {
+  isUnavailable,
+  isUniqueViolation(error: unknown): boolean {
+    return (error as { code?: string } | null)?.code === '23505';
+  },
+};

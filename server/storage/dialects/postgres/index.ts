@@ -1,0 +1,26 @@
+import type { Dialect } from '../../dialect.js';
+import { PostgresConnections } from './connections.js';
+import { postgresDdl } from './ddl.js';
+import { postgresErrors } from './errors.js';
+import { PostgresLocking } from './locking.js';
+import { PostgresMaintenance } from './maintenance.js';
+import { postgresSettings } from './settings.js';
+import { postgresColumns, postgresJson } from './sql.js';
+
+/**
+ * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
+ * resource serialise on a transaction-scoped advisory lock; lists stream through a portal.
+ */
+export function postgresDialect(databaseUrl: string): Dialect {
+  const settings = postgresSettings(databaseUrl);
+  return {
+    name: 'postgres',
+    json: postgresJson,
+    columns: postgresColumns,
+    ddl: postgresDdl,
+    connections: new PostgresConnections(settings),
+    locking: new PostgresLocking(settings),
+    maintenance: new PostgresMaintenance(settings.schema),
+    errors: postgresErrors,
+  };
+}

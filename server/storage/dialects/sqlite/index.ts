@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Dialect } from '../../dialect.js';
+import { SqliteConnections } from './connections.js';
+import { sqliteDdl } from './ddl.js';
+import { sqliteErrors } from './errors.js';
+import { sqliteLocking } from './locking.js';
+import { SqliteMaintenance } from './maintenance.js';
+import { sqliteColumns, sqliteJson } from './sql.js';
+
+/**
+ * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
+ * group commit, readers beside it, and key lookups on a connection of their own.
+ */
+export function sqliteDialect(databaseUrl: string): Dialect {
+  const location = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
+  if (location === '' || location === ':memory:') {
+    throw new Error('DATABASE_URL: SQLite needs a file (sqlite:./data/topocat.sqlite); several connections share it');
+  }
+  const filename = path.resolve(location);
+  mkdirSync(path.dirname(filename), { recursive: true });
+  return {
+    name: 'sqlite',
+    json: sqliteJson,
+    columns: sqliteColumns,
+    ddl: sqliteDdl,
+    connections: new SqliteConnections(filename),
+    locking: sqliteLocking,
+    maintenance: new SqliteMaintenance(),
+    errors: sqliteErrors,
+  };
+}

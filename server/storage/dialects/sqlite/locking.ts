@@ -1,0 +1,21 @@
+import type { Locking } from '../../dialect.js';
+
+/**
+ * SQLite has one write lock per file, and every write transaction takes it first (see
+ * group-commit.ts): writers are serialised, so there is nothing finer to lock.
+ */
+export const sqliteLocking: Locking = {
+  async lockResources(): Promise<void> {
+    // The transaction already holds the file's one write lock.
+  },
+
+  async exclusive<T>(_name: string, work: () => Promise<T>): Promise<T> {
+    // Only one process ever runs these sections on a SQLite file: the single server process, or
+    // the cluster primary before it forks its workers (server/cluster.ts); workers only verify
+    // (storage/migrations.ts). So there is nobody to wait for. A real cross-process lock would
+    // be hard to make sound here: BEGIN IMMEDIATE on a connection of its own takes the file's
+    // one write lock, so `work`, which writes through the writer, would wait for itself; and a
+    // lock file outlives a crashed holder.
+    return work();
+  },
+};

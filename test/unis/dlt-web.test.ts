@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { post } from '../helpers/http.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+import { wire } from '../helpers/wire.js';
+
+/**
+ * dlt-web (datalogistics/dlt-web@8eec5b2), the web UI's server, as unis-clients.md §2.4 records
+ * it: `request.get({url})` with no headers of its own; query strings re-encoded by node's
+ * `querystring.stringify` (so `ts=gt=…` arrives as `ts=gt%3D…`, and `?inline` as `inline=`);
+ * answers that are arrays, where an object is asked for, mean "no longer exists".
+ */
+const requestHeaders: [string, string][] = [['Connection', 'close']];
+
+describe('UNIS clients: dlt-web', function () {
+  let server: RunningServer;
+  let node: { id: string; selfRef: string; $schema: string };
+  before(async () => {
+    server = await startServer();
+    const port = (await post(`${server.url}/ports`, { name: 'eth0', capacity: 1000 })).body;
+    node = (await post(`${server.url}/nodes`, { name: 'depot', ports: [{ href: port.selfRef, rel: 'full' }] })).body;
+    await post(`${server.url}/services`, { name: 'ibp', serviceType: 'ibp_server', accessPoint: 'ibp://depot:6714', runningOn: { href: node.selfRef, rel: 'full' } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('lists with the empty query strings querystring.stringify makes (`?`, `?&`)', async () => {
+    for (const target of ['/nodes?', '/services?&']) {
+      const answer = await wire(server.url, { method: 'GET', target, headers: requestHeaders });
+      assert.equal(answer.status, 200, `${target}: ${answer.text}`);
+      assert.equal((answer.body as unknown[]).length, 1, target);
+    }
+  });
+
+  it('applies its init filter as it arrives, encoded: ts=gt%3D<an hour ago, µs>', async () => {
+    const hourAgo = (Date.now() - 3_600_000) * 1000;
+    const recent = await wire(server.url, { method: 'GET', target: `/nodes?ts=gt%3D${hourAgo}`, headers: requestHeaders });
+    assert.equal(recent.status, 200, recent.text);
+    assert.equal((recent.body as unknown[]).length, 1);
+    const future = await wire(server.url, { method: 'GET', target: `/nodes?ts=gt%3D${(Date.now() + 3_600_000) * 1000}`, headers: requestHeaders });
+    assert.deepEqual(future.body, []);
+  });
+
+  it('reads one resource by id with `inline=` and gets an object, its references inlined', async () => {
+    const answer = await wire(server.url, { method: 'GET', target: `/nodes/${node.id}?inline=`, headers: requestHeaders });
+    assert.equal(answer.status, 200, answer.text);
+    assert.ok(!Array.isArray(answer.body), 'an object: dlt-web skips arrays as "no longer exists"');
+    assert.equal(answer.body.ports[0].name, 'eth0');
+    const plain = await wire(server.url, { method: 'GET', target: `/nodes/${node.id}?`, headers: requestHeaders });
+    assert.ok(!Array.isArray(plain.body));
+  });
+
+  it('resolves an unknown $schema by fetching it and following allOf[0].$ref', async () => {
+    let address = node.$schema;
+    const seen: string[] = [];
+    for (let hops = 0; hops < 4; hops++) {
+      const target = new URL(address);
+      const schema = await wire(server.url, { method: 'GET', target: target.pathname, headers: requestHeaders });
+      assert.equal(schema.status, 200, address);
+      seen.push(schema.body.name);
+      const parent = schema.body.allOf?.[0]?.$ref as string | undefined;
+      if (!parent) break;
+      address = parent;
+    }
+    assert.deepEqual(seen, ['Node', 'NetworkResource']);
+  });
+
+  it('lists services by the serviceType its filter map names', async () => {
+    const answer = await wire(server.url, { method: 'GET', target: '/services?serviceType=ibp_server', headers: requestHeaders });
+    assert.equal((answer.body as unknown[]).length, 1);
+  });
+});
