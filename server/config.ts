@@ -18,7 +18,7 @@ export interface Limits {
   readonly xmlElements: number;
 }
 
-/** The SOAP catalog (catalog-contract §4.0). */
+/** The SOAP catalog (docs/catalog-interface.md). */
 export interface CatalogConfig {
   /** Path of the SOAP endpoint; its WSDL is at `{path}?wsdl`. */
   readonly path: string;

@@ -6,7 +6,7 @@ import { References } from './refs.js';
 
 /**
  * Model phase for the REST side: every schema with `x-collection` becomes a kind with the six
- * operations of rest-contract §1. Documents without it only hold shared definitions.
+ * operations of docs/rest-interface.md Documents without it only hold shared definitions.
  */
 export function buildRestModel(documents: readonly SchemaDocument[]): RestModel {
   const refs = new References(documents);

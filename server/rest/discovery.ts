@@ -18,7 +18,7 @@ export interface DiscoveryOptions {
 }
 
 /**
- * What a client needs to find its way (rest-contract §1): the collections in UNIS's shape
+ * What a client needs to find its way (docs/rest-interface.md): the collections in UNIS's shape
  * (`GET /`), the service's identity (`GET /about`), the health of the storage (`GET /health`),
  * the API description (`GET /openapi.json`) and each schema at its address when that address
  * lies under the service's own base URL.

@@ -54,7 +54,7 @@ export function requireObject(value: unknown, what: string): Record<string, unkn
   return value as Record<string, unknown>;
 }
 
-/** A `ts` the client sent, which a write must not replay (rest-contract §3). */
+/** A `ts` the client sent, which a write must not replay (docs/rest-interface.md). */
 export function clientTs(body: Record<string, unknown>): number | undefined {
   return typeof body.ts === 'number' && Number.isSafeInteger(body.ts) ? body.ts : undefined;
 }

@@ -68,11 +68,14 @@ export async function createConsumer(extra: Readonly<Record<string, string>> = {
   };
 }
 
-/** The fenced code blocks of one language in a Markdown text, in order. */
+/** The fenced code blocks of one language in a Markdown text, in order (indented ones, in list items, dedented). */
 export function codeBlocks(markdown: string, language: string): string[] {
   const blocks: string[] = [];
-  const fence = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```', 'gm');
-  for (const match of markdown.matchAll(fence)) blocks.push(match[1]!);
+  const fence = new RegExp('^( *)```' + language + '\\n([\\s\\S]*?)^\\1```', 'gm');
+  for (const match of markdown.matchAll(fence)) {
+    const indent = match[1]!.length;
+    blocks.push(match[2]!.split('\n').map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length))).join('\n'));
+  }
   return blocks;
 }
 

@@ -22,7 +22,7 @@ const configured = JSON.stringify({
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Bearer tokens and scopes (rest-contract §8). */
+/** Bearer tokens and scopes (docs/rest-interface.md). */
 describe('authentication with bearer tokens', function () {
   let server: RunningServer;
   let nodes: string;

@@ -7,7 +7,7 @@ import { pathId, requestQuery } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /**
- * GET /<collection>/<id> (rest-contract §3): the newest representation; `?ts=T` the version with
+ * GET /<collection>/<id> (docs/rest-interface.md): the newest representation; `?ts=T` the version with
  * that ts (an object, or 404); with conditions, the matching versions, newest first.
  */
 export function read({ store, representations, limits, respond }: OperationContext) {
