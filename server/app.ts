@@ -13,12 +13,12 @@ import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
-import { Representations } from './rest/representation.js';
+import type { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { mountSoapEndpoint } from './soap/endpoint.js';
 import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
-import type { OwnAddresses } from './rest/addresses.js';
+import type { EventStreamOptions } from './subscriptions/event-stream.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -26,8 +26,10 @@ export interface AppDependencies {
   readonly store: ResourceStore;
   readonly facts: ServiceFacts;
   readonly authenticator: Authenticator;
-  /** The base addresses: this process's (configuration, or defaults after listen) and earlier ones. */
-  readonly addresses: OwnAddresses;
+  /** The wire form of resources, from this process's addresses (configuration, or defaults after listen). */
+  readonly representations: Representations;
+  /** Where event-stream reads go. */
+  readonly events: EventStreamOptions;
   /** The SOAP catalog's operations, served at `config.catalog.path`. */
   readonly catalog: CatalogService<CatalogCall>;
 }
@@ -36,7 +38,7 @@ export interface AppDependencies {
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, facts, authenticator, addresses, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
@@ -47,19 +49,18 @@ export function createApp({ config, logger, store, facts, authenticator, address
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
 
-  const representations = new Representations(kinds, addresses);
   const router = new Router();
   mountDiscovery(router, { kinds, representations, store, facts });
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
-  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits }));
+  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits, events }));
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
   const soap = new Router();
   mountSoapEndpoint(soap, {
     path: config.catalog.path,
-    description: loadServiceDescription(`${addresses.baseUrl}${config.catalog.path}`),
+    description: loadServiceDescription(`${representations.addresses.baseUrl}${config.catalog.path}`),
     dispatcher: createDispatcher(catalog, catalogRejection(logger)),
     limits: config.limits,
     logger,

@@ -84,7 +84,7 @@ export function isLoopback(host: string): boolean {
  */
 export function authentication(authenticator: Authenticator): Middleware {
   return async (ctx, next) => {
-    const header = ctx.get('authorization');
+    const header = ctx.get('authorization') || queryToken(ctx);
     try {
       ctx.state.principal = authenticator.authenticate(header === '' ? undefined : header);
     } catch (error) {
@@ -93,6 +93,17 @@ export function authentication(authenticator: Authenticator): Middleware {
     }
     await next();
   };
+}
+
+/**
+ * `access_token=` in the query (RFC 6750 §2.3): browsers cannot set headers on an EventSource,
+ * so an event stream may carry its token there. Only there: elsewhere a token in a URL would end
+ * up in histories and proxies' logs for no reason.
+ */
+function queryToken(ctx: Context): string {
+  if (!/text\/event-stream/i.test(ctx.get('accept'))) return '';
+  const token = ctx.query.access_token;
+  return typeof token === 'string' && token !== '' ? `Bearer ${token}` : '';
 }
 
 /** Throw 401 unless the caller's credentials carry `scope`. */

@@ -28,6 +28,11 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
   const fork = (): void => {
     const worker = cluster.fork();
     workers.set(worker.id, worker);
+    // A worker committed: the others read the event log (their subscribers hear every write).
+    worker.on('message', (message: unknown) => {
+      if ((message as { topocat?: unknown } | null)?.topocat !== 'committed') return;
+      for (const other of alive()) if (other !== worker && other.isConnected()) other.send({ topocat: 'committed' });
+    });
     logger.info({ worker: worker.id, workerPid: worker.process.pid }, 'worker started');
   };
 

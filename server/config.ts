@@ -43,6 +43,18 @@ export interface Timeouts {
   readonly shutdownMs: number;
 }
 
+/** Subscriptions (docs/subscriptions.md): what one process holds for its subscribers at most. */
+export interface SubscriptionLimits {
+  /** Open WebSocket and event-stream connections (503 above). */
+  readonly connections: number;
+  /** Subscriptions on one WebSocket (an error frame above). */
+  readonly perConnection: number;
+  /** Bytes waiting to be sent to one subscriber; past this it is disconnected. */
+  readonly bufferedBytes: number;
+  /** Largest WebSocket message a client may send. */
+  readonly messageBytes: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -59,6 +71,7 @@ export interface Config {
   /** Serve without tokens on a non-loopback address (ALLOW_OPEN_ACCESS=true). */
   readonly allowOpenAccess: boolean;
   readonly limits: Limits;
+  readonly subscriptions: SubscriptionLimits;
   readonly timeouts: Timeouts;
   readonly catalog: CatalogConfig;
   /** Server processes sharing the port (`--workers N` or WORKERS); 1 runs no cluster primary. */
@@ -170,6 +183,12 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
       queryParameters: integer(env, 'MAX_QUERY_PARAMETERS', 256, 8),
       xmlDepth: integer(env, 'MAX_XML_DEPTH', 100, 8, 10_000),
       xmlElements: integer(env, 'MAX_XML_ELEMENTS', 200_000, 100),
+    },
+    subscriptions: {
+      connections: integer(env, 'MAX_SUBSCRIBERS', 1_000, 1),
+      perConnection: integer(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
+      bufferedBytes: integer(env, 'MAX_SUBSCRIBER_BUFFER_BYTES', 4 * 1024 * 1024, 1_024),
+      messageBytes: integer(env, 'MAX_SUBSCRIPTION_MESSAGE_BYTES', 64 * 1024, 256),
     },
     timeouts: {
       requestMs,

@@ -21,6 +21,8 @@ import { keepStatistics } from './storage/statistics.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
 import { OwnAddresses } from './rest/addresses.js';
+import { Representations } from './rest/representation.js';
+import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
@@ -104,6 +106,27 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
   return { database: database.dialect.name, catalogProperties: definitions.propertyCount };
 }
 
+/**
+ * A worker's commits reach the subscribers of every worker on the same SQLite file through the
+ * primary (server/cluster.ts), which has no database of its own: each worker tells it that it
+ * committed, and it tells the others, who read the event log.
+ */
+function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void {
+  let told = false;
+  store.onCommitted(() => {
+    // Once per turn of the event loop, however many writes it committed.
+    if (told) return;
+    told = true;
+    setImmediate(() => {
+      told = false;
+      process.send?.({ topocat: 'committed' });
+    });
+  });
+  process.on('message', (message: unknown) => {
+    if ((message as { topocat?: unknown } | null)?.topocat === 'committed') subscriptions.poke();
+  });
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
   const database: Database = await openDatabase({
@@ -139,7 +162,11 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
   await addresses.start();
-  const app = createApp({ config, logger, store, facts: serviceFacts, authenticator, addresses, catalog });
+  const representations = new Representations(kinds, addresses);
+  const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger });
+  if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
+  subscriptions.attach(server);
+  const app = createApp({ config, logger, store, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
   const handle = app.callback();
   let stopping = false;
   server.on('request', (req, res) => {
@@ -168,11 +195,14 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     server.close(async () => {
       clearTimeout(force);
       await stopStatistics();
+      await subscriptions.close().catch((error: unknown) => logger.error({ err: error }, 'closing the subscriptions failed'));
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
       logger.info('stopped');
       logger.flush(() => process.exit(0));
     });
     server.closeIdleConnections();
+    // Subscribers would hold their connections open until the timeout: they reconnect elsewhere.
+    void subscriptions.close();
   };
   return { port: address.port, stop };
 }

@@ -14,6 +14,8 @@ export interface Sizes {
   readonly cpuRounds: number;
   /** Length of each CPU-per-request measurement (after its warm-up). */
   readonly cpuSeconds: number;
+  /** Writes whose frames the subscription latency rows time, at each number of subscribers. */
+  readonly subscriptionWrites: number;
 }
 
 /** The fixed load of the CPU-per-request rows: requests offered per second, over this many connections. */
@@ -27,6 +29,7 @@ export const FULL: Sizes = {
   generateRuns: 3,
   cpuRounds: 3,
   cpuSeconds: 10,
+  subscriptionWrites: 200,
 };
 
 export const QUICK: Sizes = {
@@ -37,6 +40,7 @@ export const QUICK: Sizes = {
   generateRuns: 1,
   cpuRounds: 1,
   cpuSeconds: 1,
+  subscriptionWrites: 10,
 };
 
 export interface BenchContext {

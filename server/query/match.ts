@@ -1,4 +1,4 @@
-import { compareStrings, type Condition, type Predicate, type Scalar, type ScalarType } from './tree.js';
+import { compareStrings, type EventCondition, type Pattern, type Predicate, type Scalar, type ScalarType, type Target } from './tree.js';
 
 /** A resource as the matcher sees it: its key members and its parsed document. */
 export interface Candidate {
@@ -42,7 +42,8 @@ function order(a: Scalar, b: Scalar): number {
 }
 
 /** A scalar that holds the predicate: of its type, and in the relation it names. */
-function holds(value: unknown, predicate: Predicate): boolean {
+function holds(value: unknown, predicate: Predicate | Pattern): boolean {
+  if (predicate.comparison === 'MATCHES') return typeof value === 'string' && predicate.test(value);
   if (jsonType(value) !== predicate.type) return false;
   const scalar = value as Scalar;
   const [first] = predicate.values;
@@ -63,14 +64,14 @@ function holds(value: unknown, predicate: Predicate): boolean {
 }
 
 /** Search through the lists at `arrays` on the way to the end of `segments` (UNIS's Mongo semantics). */
-function along(value: unknown, segments: readonly string[], from: number, arrays: readonly number[], predicate: Predicate): boolean {
+function along(value: unknown, segments: readonly string[], from: number, arrays: readonly number[], predicate: Predicate | Pattern): boolean {
   const [first, ...later] = arrays;
   if (first === undefined) return holds(at(value, segments, from), predicate);
   const list = at(value, segments, from, first + 1);
   return Array.isArray(list) && list.some((element) => along(element, segments, first + 1, later, predicate));
 }
 
-function satisfies(candidate: Candidate, predicate: Predicate): boolean {
+function satisfies(candidate: Candidate, predicate: Predicate | Pattern): boolean {
   const { target } = predicate;
   switch (target.kind) {
     case 'column':
@@ -90,6 +91,32 @@ function satisfies(candidate: Candidate, predicate: Predicate): boolean {
  * does on either engine (test/query/equivalence.test.ts checks that on random documents and
  * queries).
  */
-export function matches(candidate: Candidate, conditions: readonly Condition[]): boolean {
+export function matches(candidate: Candidate, conditions: readonly EventCondition[]): boolean {
   return conditions.every((condition) => condition.anyOf.some((predicate) => satisfies(candidate, predicate)));
+}
+
+/**
+ * The scalars a field target reaches in a document, as the matcher searches them: the value at
+ * the path (through the lists the schema declares), or for an open field the value and the
+ * elements of a list there. An equality on the target holds exactly when one of them is equal.
+ */
+export function reachable(document: unknown, target: Exclude<Target, { kind: 'column' }>): Scalar[] {
+  const found: Scalar[] = [];
+  const keep = (value: unknown): void => {
+    if (jsonType(value) !== 'other') found.push(value as Scalar);
+  };
+  const walk = (value: unknown, from: number, arrays: readonly number[]): void => {
+    const [first, ...later] = arrays;
+    if (first === undefined) return keep(at(value, target.segments, from));
+    const list = at(value, target.segments, from, first + 1);
+    if (Array.isArray(list)) for (const element of list) walk(element, first + 1, later);
+  };
+  if (target.kind === 'field') {
+    walk(document, 0, target.arrays);
+  } else {
+    const value = at(document, target.segments);
+    keep(value);
+    if (Array.isArray(value)) value.forEach(keep);
+  }
+  return found;
 }

@@ -18,8 +18,11 @@ const MAX_SEGMENTS = 16;
 const MAX_PAGE = 2 ** 31 - 1;
 const OPERATOR = /^(lte|lt|gte|gt)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
-/** Parameters that are never conditions (besides `ts` of a single resource). */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline']);
+/**
+ * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
+ * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
+ */
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -154,6 +157,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'skip') skip = parseCount(value, 'skip');
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
+    else if (key === 'access_token') continue;
     else sort.push(...parseSort(value));
   }
   return {

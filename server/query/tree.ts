@@ -36,6 +36,22 @@ export interface Condition {
   readonly anyOf: readonly Predicate[];
 }
 
+/**
+ * A regular expression a string value must contain a match of (UNIS subscriptions' `reg`).
+ * Only the matcher evaluates it, in time linear in the text (RE2's automaton, no backtracking).
+ */
+export interface Pattern {
+  readonly target: Target;
+  readonly comparison: 'MATCHES';
+  readonly source: string;
+  test(text: string): boolean;
+}
+
+/** A condition of a subscription: predicates the SQL compiler could also run, and patterns. */
+export interface EventCondition {
+  readonly anyOf: readonly (Predicate | Pattern)[];
+}
+
 /** Strings compare by code point (UTF-8 byte order, as SQLite's BINARY and PostgreSQL's "C"). */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;

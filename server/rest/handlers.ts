@@ -3,6 +3,7 @@ import type { KindDescriptor, RestHandlers } from '../../generated/rest/handler.
 import { authorize, scopeOf } from '../auth.js';
 import type { Limits } from '../config.js';
 import type { ResourceStore } from '../storage/resource-store.js';
+import type { EventStreamOptions } from '../subscriptions/event-stream.js';
 import { CompositePlanner } from './composite.js';
 import type { OperationContext } from './operations/context.js';
 import { create } from './operations/create.js';
@@ -18,6 +19,7 @@ export interface RestDependencies {
   readonly store: ResourceStore;
   readonly representations: Representations;
   readonly limits: Limits;
+  readonly events: EventStreamOptions;
 }
 
 type Operation = (context: OperationContext) => (kind: KindDescriptor) => RouterMiddleware;
@@ -38,11 +40,12 @@ function guarded(operation: Operation, context: OperationContext) {
  * The six operations of every collection (docs/rest-interface.md), one file each under
  * operations/, bound to each kind by the generated routes.
  */
-export function createRestHandlers({ store, representations, limits }: RestDependencies): RestHandlers {
+export function createRestHandlers({ store, representations, limits, events }: RestDependencies): RestHandlers {
   const context: OperationContext = {
     store,
     representations,
     limits,
+    events,
     respond: new Responder(representations, store),
     planner: new CompositePlanner(representations),
   };

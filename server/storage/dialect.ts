@@ -39,6 +39,8 @@ export interface Dialect {
   readonly maintenance: Maintenance;
   /** Error classification: what a driver error means to the stores. */
   readonly errors: ErrorClassifier;
+  /** Word of committed changes between processes (see storage/change-feed.ts). */
+  readonly announcements: Announcements;
 }
 
 /** Conditions and ordering on the JSON value at a path of a document (the REST query language). */
@@ -64,8 +66,8 @@ export interface JsonSql {
 export interface ColumnSql {
   /** The value to store in a document column, from its JSON text. */
   documentValue(knex: Knex, json: string): Knex.Raw | string;
-  /** Select expression that yields a document column as JSON text under the same name. */
-  documentText(knex: Knex, column: string): Knex.Raw | string;
+  /** Select expression that yields a document column as JSON text, named `alias` (default: as the column). */
+  documentText(knex: Knex, column: string, alias?: string): Knex.Raw | string;
   /**
    * An aggregate that yields the group's rows as JSON text: an array of arrays of `columns`,
    * ordered by `orderBy`, and `[]` for no rows. Reading many small rows this way costs one
@@ -178,4 +180,22 @@ export interface ErrorClassifier {
   isUnavailable(error: unknown): boolean;
   /** True when `error` is the violation of a primary key or unique constraint. */
   isUniqueViolation(error: unknown): boolean;
+}
+
+/**
+ * How one process tells the others on the same database that it has committed changes. The
+ * changes themselves are always read back from the stored event log, so an announcement lost on
+ * the way loses nothing: the next one, or the feed's own polling, finds them.
+ */
+export interface Announcements {
+  /** False where the engine has no channel of its own (SQLite): processes must relay word themselves. */
+  readonly reachOtherProcesses: boolean;
+  /** Announce, as part of `trx`, that it writes events (delivered when it commits, if at all). */
+  announce(trx: Knex.Transaction): Promise<void>;
+  /**
+   * Hear the announcements of every process (this one's too) until the returned function is
+   * called; a lost connection is reopened, and `heard` called once it is, to catch up. Engines
+   * without their own channel (SQLite, where the cluster primary relays) hear nothing here.
+   */
+  listen(heard: () => void, failed: (error: unknown) => void): Promise<() => Promise<void>>;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { catalogCountsMigration, catalogMigration } from './catalog/tables.js';
+import { eventsMigration } from './events.js';
 import { serviceFactsMigration } from './service-facts.js';
 
 /**
@@ -48,6 +49,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0002_catalog': catalogMigration,
     '0003_catalog_counts': catalogCountsMigration(dialect),
     '0004_service_facts': serviceFactsMigration(dialect),
+    '0005_events': eventsMigration(dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import type { WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { recordChanges, type Change } from './events.js';
 import { Pacer } from './pace.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
@@ -71,11 +72,13 @@ interface CurrentRow {
 /**
  * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and
  * replaces the row in `resource_current`, in one transaction, under a per-resource lock that
- * the dialect provides, so `ts` is strictly increasing per resource even across processes.
- * Nothing is ever updated in place in the history.
+ * the dialect provides, so `ts` is strictly increasing per resource even across processes, and
+ * numbers its changes in the event log (events.ts). Nothing is ever updated in place in the
+ * history.
  */
 export class ResourceStore {
   private readonly compiler: QueryCompiler;
+  private readonly committed: (() => void)[] = [];
   /** The key reads every GET makes, as SQL for the key reader. */
   private readonly sql: { readonly current: string; readonly version: string; readonly known: string };
 
@@ -151,6 +154,7 @@ export class ResourceStore {
           await pacer.breathe();
         }
       }
+      await recordChanges(trx, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
       return stored;
     });
   }
@@ -171,6 +175,7 @@ export class ResourceStore {
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
       await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.columns.documentValue(trx, doc), deleted: false });
       await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.columns.documentValue(trx, doc) });
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
       return { id, ts, doc };
     });
   }
@@ -179,8 +184,10 @@ export class ResourceStore {
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
       const current = await this.lockedCurrent(trx, kind, id, options.expect);
-      await trx(HISTORY).insert({ kind, id, ts: nextTs(current.ts), doc: null, deleted: true });
+      const ts = nextTs(current.ts);
+      await trx(HISTORY).insert({ kind, id, ts, doc: null, deleted: true });
       await trx(CURRENT).where({ kind, id }).delete();
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
     });
   }
 
@@ -256,13 +263,21 @@ export class ResourceStore {
     return { ts, doc: row.doc };
   }
 
+  /** Call `listener` after each committed write (the change feed reads the event log then). */
+  onCommitted(listener: () => void): void {
+    this.committed.push(listener);
+  }
+
   /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
   private async write<T>(job: WriteJob<T>): Promise<T> {
+    let result: T;
     try {
-      return await this.db.write(job);
+      result = await this.db.write(job);
     } catch (error) {
       throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
+    for (const listener of this.committed) listener();
+    return result;
   }
 
   private async read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {

@@ -100,6 +100,29 @@ describe('in a real browser (headless Chromium)', function () {
     await page.close();
   });
 
+  it('a page of a CORS_ORIGINS origin follows changes with EventSource', async () => {
+    const page = await browser.newPage();
+    await page.goto(appOrigin);
+    const received = await page.evaluate(
+      async ({ base, token }) => {
+        const source = new EventSource(`${base}/nodes?name=streamed&access_token=${token}`);
+        const first = new Promise<{ type: string; data: string }>((resolve, reject) => {
+          source.addEventListener('POST', (event) => resolve({ type: event.type, data: String((event as unknown as { data: unknown }).data) }));
+          setTimeout(() => reject(new Error('no event within 10 s')), 10_000);
+        });
+        await new Promise((resolve) => source.addEventListener('open', resolve));
+        await fetch(`${base}/nodes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'streamed' }) });
+        const event = await first;
+        source.close();
+        return event;
+      },
+      { base: server.url, token: TOKEN },
+    );
+    assert.equal(received.type, 'POST');
+    assert.equal((JSON.parse(received.data) as { name: string }).name, 'streamed');
+    await page.close();
+  });
+
   it('a page of an origin not listed cannot read the answers', async () => {
     const page = await browser.newPage();
     // The same page under another name is another origin, not in CORS_ORIGINS.

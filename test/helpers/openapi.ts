@@ -60,8 +60,8 @@ export function describeServer(url: string, projectDir: string): void {
 
 const escapePointer = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Paths outside the REST description: the SOAP catalog, described by its WSDL instead. */
-const ELSEWHERE = /^\/catalog(\/|$)/;
+/** Paths outside the REST description: the SOAP catalog (its WSDL describes it) and the WebSocket subscriptions (docs/subscriptions.md). */
+const ELSEWHERE = /^\/(catalog|subscribe)(\/|$)/;
 
 export interface Observed {
   readonly method: string;

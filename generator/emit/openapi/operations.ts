@@ -7,6 +7,14 @@ import { errors, header } from './responses.js';
 const RESOURCE_MEDIA = ['application/topology+json', 'application/json', 'application/perfsonar+json'];
 
 const content = (schema: Json, media: readonly string[] = RESOURCE_MEDIA): Json => ({ content: Object.fromEntries(media.map((m) => [m, { schema }])) });
+
+/** `Accept: text/event-stream`: the changes the query selects, as they are committed (Server-Sent Events). */
+const EVENTS: Json = {
+  'text/event-stream': {
+    schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST | PUT | DELETE`, `data: <the stored representation, or {"id"} for a deletion>`; a reconnect with `Last-Event-ID` first receives what it missed.' },
+  },
+};
+const withEvents = (described: Json): Json => ({ content: { ...(described.content as Json), ...EVENTS } });
 const oneOrMany = (schema: Json): Json => ({ oneOf: [schema, { type: 'array', items: schema }] });
 
 /** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
@@ -41,7 +49,11 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         description: `Conditions use the query language on any field (${kind.fields.map((f) => `\`${f.path}\``).join(', ')}).`,
         parameters: PARAMETERS.list,
         responses: {
-          200: { description: 'The current representations that match, streamed, in `ts` order unless sorted', headers: { 'X-Request-Id': header('XRequestId') }, ...content({ type: 'array', items: shown }) },
+          200: {
+            description: 'The current representations that match, streamed, in `ts` order unless sorted; with `Accept: text/event-stream`, the changes that match, as they happen',
+            headers: { 'X-Request-Id': header('XRequestId') },
+            ...withEvents(content({ type: 'array', items: shown })),
+          },
           ...fail(400, 406),
         },
       };
@@ -51,7 +63,11 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         description: 'Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first.',
         parameters: PARAMETERS.read,
         responses: {
-          200: { description: 'The representation (an object), or an array when conditions are given', headers: validators, ...content({ anyOf: [shown, { type: 'array', items: shown }] }) },
+          200: {
+            description: 'The representation (an object), or an array when conditions are given; with `Accept: text/event-stream`, the resource\'s changes, as they happen',
+            headers: validators,
+            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }] })),
+          },
           304: { description: 'The cached representation is current', headers: validators },
           ...fail(400, 404, 406),
         },

@@ -4,8 +4,8 @@ const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}`
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline'].map(param),
-  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'IfNoneMatch', 'IfModifiedSince'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'LastEventId', 'AccessToken'].map(param),
+  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),
   id: param('Id'),
@@ -43,6 +43,8 @@ export const PARAMETER_COMPONENTS: Json = {
   Sort: { name: 'sort', in: 'query', description: '`f1:1,f2:-1` (1 ascending, -1 descending); the default order is by `ts`.', schema: { type: 'string', pattern: '^[^:,]+:-?1(,[^:,]+:-?1)*$' } },
   Unique: { name: 'unique', in: 'query', description: '`true`: one representation per resource id.', schema: { type: 'string', enum: ['', 'true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'] } },
   Inline: { name: 'inline', in: 'query', description: 'Replace references to this service\'s resources by the resources.', schema: { type: 'string' } },
+  LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
+  AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
   IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },
   IfNoneMatch: { name: 'If-None-Match', in: 'header', description: 'Answer 304 while one of these ETags is current.', schema: { type: 'string' } },
   IfNoneMatchCreate: { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 when a live resource has the id.', schema: { type: 'string', enum: ['*'] } },

@@ -1,5 +1,6 @@
 import type { Limits } from '../../config.js';
 import type { ResourceStore } from '../../storage/resource-store.js';
+import type { EventStreamOptions } from '../../subscriptions/event-stream.js';
 import type { CompositePlanner } from '../composite.js';
 import type { Representations } from '../representation.js';
 import type { Responder } from '../respond.js';
@@ -11,4 +12,6 @@ export interface OperationContext {
   readonly limits: Limits;
   readonly respond: Responder;
   readonly planner: CompositePlanner;
+  /** Where `Accept: text/event-stream` reads go. */
+  readonly events: EventStreamOptions;
 }

@@ -2,12 +2,20 @@ import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { responseType } from '../media.js';
 import { requestQuery } from '../request.js';
+import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';
 
-/** GET /<collection>: the newest representation of every live resource that matches, streamed. */
-export function list({ store, representations, limits, respond }: OperationContext) {
+/**
+ * GET /<collection>: the newest representation of every live resource that matches, streamed;
+ * with `Accept: text/event-stream`, the changes of the collection that match, as they happen.
+ */
+export function list({ store, representations, limits, respond, events }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
+      if (wantsEventStream(ctx)) {
+        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        return followStream(ctx, kind, undefined, query, selection.conditions, events);
+      }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
       await respond.list(ctx, respond.presentation(kind, type, query), store.list(kind.collection, selection));

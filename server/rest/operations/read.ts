@@ -4,15 +4,21 @@ import { notFound } from '../../http/errors.js';
 import type { Selection } from '../../storage/resource-store.js';
 import { responseType } from '../media.js';
 import { pathId, requestQuery } from '../request.js';
+import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';
 
 /**
  * GET /<collection>/<id> (docs/rest-interface.md): the newest representation; `?ts=T` the version with
- * that ts (an object, or 404); with conditions, the matching versions, newest first.
+ * that ts (an object, or 404); with conditions, the matching versions, newest first. With
+ * `Accept: text/event-stream`, the resource's changes that match, as they happen.
  */
-export function read({ store, representations, limits, respond }: OperationContext) {
+export function read({ store, representations, limits, respond, events }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
+      if (wantsEventStream(ctx)) {
+        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
+      }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);

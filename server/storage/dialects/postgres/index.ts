@@ -1,4 +1,5 @@
 import type { Dialect } from '../../dialect.js';
+import { PostgresAnnouncements } from './announcements.js';
 import { PostgresConnections } from './connections.js';
 import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
@@ -22,5 +23,6 @@ export function postgresDialect(databaseUrl: string): Dialect {
     locking: new PostgresLocking(settings),
     maintenance: new PostgresMaintenance(settings.schema),
     errors: postgresErrors,
+    announcements: new PostgresAnnouncements(settings),
   };
 }

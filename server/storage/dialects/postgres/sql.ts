@@ -76,9 +76,9 @@ export const postgresColumns: ColumnSql = {
     return knex.raw('?::jsonb', [json]);
   },
 
-  documentText(knex, column: string) {
+  documentText(knex, column: string, alias = column) {
     // The stored JSON as text: no parse and re-serialise on the way to the client.
-    return knex.raw('??::text AS ??', [column, column]);
+    return knex.raw('??::text AS ??', [column, alias]);
   },
 
   jsonRows(columns: readonly string[], orderBy: string): string {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Dialect } from '../../dialect.js';
+import { sqliteAnnouncements } from './announcements.js';
 import { SqliteConnections } from './connections.js';
 import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
@@ -28,5 +29,6 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     locking: sqliteLocking,
     maintenance: new SqliteMaintenance(),
     errors: sqliteErrors,
+    announcements: sqliteAnnouncements,
   };
 }

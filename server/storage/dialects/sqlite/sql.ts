@@ -63,8 +63,8 @@ export const sqliteColumns: ColumnSql = {
     return json;
   },
 
-  documentText(_knex, column: string): string {
-    return column;
+  documentText(_knex, column: string, alias = column): string {
+    return alias === column ? column : `${column} as ${alias}`;
   },
 
   jsonRows(columns: readonly string[], orderBy: string): string {

@@ -1,0 +1,13 @@
+import type { Announcements } from '../../dialect.js';
+
+/**
+ * SQLite has no channel between processes: the processes that share a file are the workers of one
+ * cluster, and their primary relays word of each commit (server/cluster.ts).
+ */
+export const sqliteAnnouncements: Announcements = {
+  reachOtherProcesses: false,
+  async announce(): Promise<void> {},
+  async listen(): Promise<() => Promise<void>> {
+    return async () => {};
+  },
+};

@@ -1,0 +1,132 @@
+import { PassThrough } from 'node:stream';
+import type { RouterContext } from '@koa/router';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import { HttpError } from '../http/errors.js';
+import type { Logger } from '../log.js';
+import { project } from '../query/project.js';
+import type { ParsedQuery } from '../query/syntax.js';
+import type { Condition } from '../query/tree.js';
+import type { Admission } from './admission.js';
+import type { Hub, Published } from './hub.js';
+
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** What EventSource waits before it reconnects. */
+const RETRY_MS = 2_000;
+
+export interface EventStreamOptions {
+  readonly hub: Hub;
+  readonly admission: Admission;
+  readonly bufferedBytes: number;
+  readonly logger: Logger;
+  /** The open streams' close functions, for the server's stop. */
+  readonly streams: Set<() => void>;
+}
+
+/** Whether the request asks for Server-Sent Events (EventSource sends exactly this Accept). */
+export function wantsEventStream(ctx: RouterContext): boolean {
+  return /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(ctx.get('accept'));
+}
+
+/** The event id a reconnecting client sends (EventSource: the Last-Event-ID header). */
+function lastEventId(ctx: RouterContext): number | undefined {
+  const header = ctx.get('last-event-id').trim();
+  if (header === '') return undefined;
+  if (!/^\d{1,16}$/.test(header)) throw new HttpError(400, 'Last-Event-ID must be an event id this service sent', [{ path: 'Last-Event-ID', message: header.slice(0, 100) }]);
+  return Number(header);
+}
+
+/** One change as an SSE event: its id orders every change of the service. */
+function sseEvent(change: Published, fields: ParsedQuery['fields']): string {
+  const data = fields && change.action !== 'DELETE' ? JSON.stringify(project(JSON.parse(change.data), fields)) : change.data;
+  return `id: ${change.event}\nevent: ${change.action}\ndata: ${data}\n\n`;
+}
+
+/**
+ * `GET /<collection>` or `GET /<collection>/<id>` with `Accept: text/event-stream`
+ * (docs/subscriptions.md): the changes of the collection (or resource) whose representation the
+ * query selects, with exactly a list query's conditions (`fields=` projects each one too), as
+ * they are committed. With `Last-Event-ID`, the changes after that event come first, from the
+ * stored event log, so a client that reconnects misses none and gets none twice, whichever
+ * process it reaches and however long it was away.
+ */
+export async function followStream(ctx: RouterContext, kind: KindDescriptor, id: string | undefined, query: ParsedQuery, conditions: readonly Condition[], options: EventStreamOptions): Promise<void> {
+  const { hub, admission, bufferedBytes, logger, streams } = options;
+  const resumeAfter = lastEventId(ctx);
+  // What the client has, or what was committed before it asked: never sent. (This process may
+  // be behind the one the client last read from.)
+  const floor = resumeAfter ?? (await hub.newestEvent());
+  if (!admission.enter()) throw new HttpError(503, `at most ${admission.limit} subscribers at once`, [], { 'Retry-After': '5' });
+
+  const stream = new PassThrough();
+  let open = true;
+  /** Events of the live feed while the log is replayed: written after it, in order. */
+  let held: Published[] | undefined = resumeAfter === undefined ? undefined : [];
+  let heldBytes = 0;
+
+  const close = (reason?: string): void => {
+    if (!open) return;
+    open = false;
+    streams.delete(close);
+    clearInterval(heartbeat);
+    subscription.remove();
+    admission.leave();
+    if (reason) logger.warn({ reason, collection: kind.collection }, 'event stream closed');
+    stream.end();
+  };
+  const write = (text: string): void => {
+    if (!open) return;
+    if (stream.readableLength + ctx.res.writableLength + text.length > bufferedBytes) {
+      close('the subscriber does not read: unsent events over the limit');
+      return;
+    }
+    stream.write(text);
+  };
+  const deliver = (change: Published): void => {
+    if (held) {
+      held.push(change);
+      heldBytes += change.data.length;
+      // Too much arrives while the missed events are read: the client resumes again from its last id.
+      if (heldBytes > bufferedBytes) close('too many live events while catching up');
+      return;
+    }
+    write(sseEvent(change, query.fields));
+  };
+
+  const subscription = hub.add({ kind, ...(id !== undefined ? { id } : {}), conditions, floor, deliver });
+  streams.add(close);
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  ctx.res.once('close', () => close());
+
+  ctx.status = 200;
+  ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = stream;
+  stream.write(`retry: ${RETRY_MS}\n\n`);
+
+  if (resumeAfter === undefined || resumeAfter >= subscription.after) {
+    held = undefined;
+    return;
+  }
+  // After the answer has begun: the missed events flow as the client reads them.
+  const replayed = {
+    kind,
+    ...(id !== undefined ? { id } : {}),
+    conditions,
+    deliver: (change: Published) => write(sseEvent(change, query.fields)),
+    ready: () => (stream.readableLength + ctx.res.writableLength < bufferedBytes / 2 || !open ? Promise.resolve() : new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve))),
+  };
+  hub
+    .replay(replayed, resumeAfter, subscription.after)
+    .then(() => {
+      const pending = held ?? [];
+      held = undefined;
+      for (const change of pending) write(sseEvent(change, query.fields));
+    })
+    .catch((error: unknown) => {
+      logger.error({ err: error }, 'replaying missed events failed');
+      close('the event log could not be read');
+    });
+}

@@ -1,0 +1,170 @@
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import type { Logger } from '../log.js';
+import { matches, type Candidate } from '../query/match.js';
+import type { EventCondition } from '../query/tree.js';
+import type { Representations } from '../rest/representation.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
+import type { ChangeAction, ChangeEvent } from '../storage/events.js';
+import type { ResourceStore } from '../storage/resource-store.js';
+import { Registry } from './registry.js';
+
+/** Events read back per round trip when a subscriber catches up from the event log. */
+const REPLAY_BATCH = 500;
+
+/** A change as subscribers receive it. */
+export interface Published {
+  readonly event: number;
+  readonly action: ChangeAction;
+  readonly kind: KindDescriptor;
+  readonly id: string;
+  readonly ts: number;
+  /** What the change carries, as JSON text: the representation clients see, or `{"id"}` of a deletion. */
+  readonly data: string;
+}
+
+/** Interest in changes: of a collection (or one resource of it) that meet the conditions. */
+export interface Subscription {
+  readonly kind: KindDescriptor;
+  readonly id?: string;
+  readonly conditions: readonly EventCondition[];
+  /** Changes up to this event are not for it (it has them, or they were committed before it asked). */
+  readonly floor?: number;
+  /** Called for each change that matches, in event order; must not throw. */
+  deliver(change: Published): void;
+  /** While catching up from the event log: resolves when the subscriber can take more. */
+  ready?(): Promise<void>;
+}
+
+/**
+ * One change, rendered and parsed at most once however many subscriptions look at it. A deletion
+ * matches as the resource was before it (a subscriber to `?name=x` hears that x is gone).
+ */
+class Prepared {
+  readonly published: Published;
+  /** The resource as subscriptions match it; null: a deletion of a version no longer readable. */
+  private candidate: Candidate | null | undefined;
+
+  constructor(
+    private readonly change: ChangeEvent,
+    readonly kind: KindDescriptor,
+    representations: Representations,
+    private readonly hub: Hub,
+  ) {
+    const data = change.doc === null ? JSON.stringify({ id: change.id }) : representations.render(kind, { id: change.id, ts: change.ts, doc: change.doc });
+    this.published = { event: change.event, action: change.action, kind, id: change.id, ts: change.ts, data };
+  }
+
+  /** The resource as subscriptions see it; a promise only when a deleted one must be read first. */
+  resource(): Candidate | null | Promise<Candidate | null> {
+    if (this.candidate !== undefined) return this.candidate;
+    const { id, ts } = this.change;
+    if (this.change.doc !== null) return (this.candidate = { id, ts, document: JSON.parse(this.published.data) });
+    return this.hub.endedVersion(this.change, this.kind).then((document) => (this.candidate = document === undefined ? null : { id, ts, document }));
+  }
+
+  /** Whether `conditions` hold; a promise only when a deleted resource must be read first. */
+  matches(conditions: readonly EventCondition[]): boolean | Promise<boolean> {
+    if (conditions.length === 0) return true;
+    const resource = this.resource();
+    if (resource instanceof Promise) return resource.then((r) => r !== null && matches(r, conditions));
+    return resource !== null && matches(resource, conditions);
+  }
+}
+
+/**
+ * The subscriptions of this process and the change feed behind them. Each change of the feed is
+ * offered to the subscriptions that may want it (see Registry), once, in order; a subscriber that
+ * starts from an earlier event (SSE's Last-Event-ID) catches up from the event log first, through
+ * the same matching. Without subscriptions the hub does not listen to the feed, which then reads
+ * no documents.
+ */
+export class Hub {
+  private readonly registry = new Registry();
+  private readonly kinds: ReadonlyMap<string, KindDescriptor>;
+  private queue: Promise<void> = Promise.resolve();
+  /** The last event offered to the subscriptions. */
+  private offered = 0;
+  private unlisten: (() => void) | undefined;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    private readonly store: ResourceStore,
+    private readonly representations: Representations,
+    kinds: readonly KindDescriptor[],
+    private readonly logger: Logger,
+  ) {
+    this.kinds = new Map(kinds.map((k) => [k.collection, k]));
+  }
+
+  /** The number of subscriptions held. */
+  get size(): number {
+    return this.registry.size;
+  }
+
+  /** Register `subscription`; it hears every change after the one returned. Returns how to end it. */
+  add(subscription: Subscription): { readonly after: number; readonly remove: () => void } {
+    if (!this.unlisten) {
+      this.offered = this.feed.delivered;
+      this.unlisten = this.feed.subscribe((events) => {
+        this.queue = this.queue.then(() => this.offer(events)).catch((error: unknown) => this.logger.error({ err: error }, 'publishing changes failed'));
+      });
+    }
+    const take = this.registry.add(subscription);
+    return {
+      after: this.offered,
+      remove: () => {
+        take();
+        if (this.registry.size === 0 && this.unlisten) {
+          this.unlisten();
+          this.unlisten = undefined;
+        }
+      },
+    };
+  }
+  /**
+   * Deliver to `subscription` the changes after `from` up to `until` (the `after` of its add) from
+   * the event log: what a reconnecting client missed. Resolves once they are all delivered.
+   */
+  async replay(subscription: Subscription, from: number, until: number): Promise<void> {
+    for (let position = from; position < until; ) {
+      const events = await this.feed.log.after(position, REPLAY_BATCH, [subscription.kind.collection], subscription.id);
+      const due = events.filter((e) => e.event <= until);
+      for (const event of due) {
+        const prepared = new Prepared(event, subscription.kind, this.representations, this);
+        if (await prepared.matches(subscription.conditions)) subscription.deliver(prepared.published);
+      }
+      if (due.length < REPLAY_BATCH) return;
+      position = due.at(-1)!.event;
+      await subscription.ready?.();
+    }
+  }
+
+  /** The newest committed event, as the event log says now. */
+  newestEvent(): Promise<number> {
+    return this.feed.log.last();
+  }
+
+  /** The document of the version a deletion ended, as clients saw it. */
+  async endedVersion(change: ChangeEvent, kind: KindDescriptor): Promise<unknown> {
+    const ts = await this.feed.log.endedVersion(change.kind, change.id, change.ts);
+    const version = ts === undefined ? undefined : await this.store.version(change.kind, change.id, ts);
+    return version ? JSON.parse(this.representations.render(kind, version)) : undefined;
+  }
+
+  private async offer(events: readonly ChangeEvent[]): Promise<void> {
+    for (const event of events) {
+      const kind = this.kinds.get(event.kind);
+      const interest = this.registry.interest(event.kind, event.id);
+      if (kind && interest.any) {
+        const prepared = new Prepared(event, kind, this.representations, this);
+        const resource = interest.byValue ? await prepared.resource() : undefined;
+        for (const subscription of this.registry.candidates(event.kind, event.id, resource?.document)) {
+          if (subscription.floor !== undefined && event.event <= subscription.floor) continue;
+          const matched = prepared.matches(subscription.conditions);
+          if (matched === true || (matched !== false && (await matched))) subscription.deliver(prepared.published);
+        }
+      }
+      this.offered = event.event;
+    }
+  }
+}

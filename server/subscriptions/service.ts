@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import type { Authenticator } from '../auth.js';
+import type { SubscriptionLimits } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Representations } from '../rest/representation.js';
+import { ChangeFeed } from '../storage/change-feed.js';
+import type { Database } from '../storage/database.js';
+import type { ResourceStore } from '../storage/resource-store.js';
+import { Admission } from './admission.js';
+import type { EventStreamOptions } from './event-stream.js';
+import { Hub } from './hub.js';
+import { attachUnisSockets } from './unis-socket.js';
+
+export interface SubscriptionOptions {
+  readonly database: Database;
+  readonly store: ResourceStore;
+  readonly representations: Representations;
+  readonly kinds: readonly KindDescriptor[];
+  readonly authenticator: Authenticator;
+  readonly limits: SubscriptionLimits;
+  readonly logger: Logger;
+}
+
+export interface Subscriptions {
+  /** For the REST operations' event streams. */
+  readonly events: EventStreamOptions;
+  /** Something was committed elsewhere (the cluster primary's relay): read the event log. */
+  poke(): void;
+  /** UNIS's WebSocket endpoints on `server`. */
+  attach(server: Server): void;
+  /** Close every subscriber and stop the feed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Publish/subscribe of changes (docs/subscriptions.md) for one process: the change feed over the
+ * event log, the hub of subscriptions, UNIS's WebSocket endpoints and the event streams, under
+ * one admission limit. Writes of this process poke the feed as they commit.
+ */
+export async function startSubscriptions(options: SubscriptionOptions): Promise<Subscriptions> {
+  const { database, store, representations, kinds, authenticator, limits, logger } = options;
+  const feed = new ChangeFeed(database, logger);
+  await feed.start();
+  store.onCommitted(() => feed.poke());
+  const hub = new Hub(feed, store, representations, kinds, logger);
+  const admission = new Admission(limits.connections);
+  const events: EventStreamOptions = { hub, admission, bufferedBytes: limits.bufferedBytes, logger, streams: new Set() };
+  let sockets: { close(): void } | undefined;
+  return {
+    events,
+    poke: () => feed.poke(),
+    attach(server) {
+      sockets = attachUnisSockets(server, { hub, kinds, authenticator, admission, limits, logger });
+    },
+    async close() {
+      sockets?.close();
+      for (const close of [...events.streams]) close();
+      await feed.stop();
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { KindDescriptor } from '../../generated/rest/handler.js';
+import { CredentialsRejected, type Authenticator } from '../auth.js';
+import type { SubscriptionLimits } from '../config.js';
+import type { Logger } from '../log.js';
+import { QueryError } from '../query/errors.js';
+import type { EventCondition } from '../query/tree.js';
+import { subscriptionConditions } from '../query/unis-subscription.js';
+import type { Admission } from './admission.js';
+import type { Hub, Published } from './hub.js';
+
+/** How often an open socket is pinged; one that has not answered the last ping is dropped. */
+const PING_MS = 30_000;
+/** After closing a subscriber that does not read, how long its close handshake may take. */
+const CLOSE_GRACE_MS = 1_000;
+/** The endpoints: `/subscribe`, `/subscribe/<collection>`, `/subscribe/<collection>/<id>`. */
+const ENDPOINT = /^\/subscribe(?:\/([^/]+)(?:\/([^/]+))?)?\/?$/;
+
+export interface UnisSocketOptions {
+  readonly hub: Hub;
+  readonly kinds: readonly KindDescriptor[];
+  readonly authenticator: Authenticator;
+  readonly admission: Admission;
+  readonly limits: SubscriptionLimits;
+  readonly logger: Logger;
+}
+
+/** A subscription request: UNIS's message, or the one the URL of the socket makes. */
+interface Request {
+  readonly resourceType?: unknown;
+  readonly query?: unknown;
+  readonly fields?: unknown;
+}
+
+/** An error frame: the socket stays open. */
+function errorFrame(message: string, path = ''): string {
+  return JSON.stringify({ error: { status: 400, message, details: [{ path, message }] } });
+}
+
+/** UNIS's frame; with `fields`, the data keeps only those top-level members. */
+function frame(change: Published, fields: readonly string[] | undefined): string {
+  const headers = `{"headers":{"action":"${change.action}","collection":"${change.kind.collection}","id":${JSON.stringify(change.id)}},"data":`;
+  if (!fields || change.action === 'DELETE') return `${headers}${change.data}}`;
+  const document = JSON.parse(change.data) as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(document, field)) kept[field] = document[field];
+  return `${headers}${JSON.stringify(kept)}}`;
+}
+
+/** Refuse an upgrade with an HTTP answer (the socket is no WebSocket yet). */
+function refuse(socket: Duplex, status: number, reason: string, message: string, extra = ''): void {
+  const body = JSON.stringify({ error: { status, message } });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+}
+
+/**
+ * UNIS's publish/subscribe protocol over WebSockets (docs/subscriptions.md), on
+ * the server's own port: subscriptions from the URL (`/subscribe/<collection>[/<id>]`, `query=`,
+ * `fields=`) and from messages on the open socket; frames of every committed change that
+ * matches. With tokens configured, the `read` scope is needed (the `Authorization` header, or
+ * `access_token=` for browsers). A subscriber whose unsent frames pass the limit is closed.
+ */
+export function attachUnisSockets(server: Server, options: UnisSocketOptions): { close(): void } {
+  const { hub, authenticator, admission, limits, logger } = options;
+  const kinds = new Map(options.kinds.map((k) => [k.collection, k]));
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const endpoint = ENDPOINT.exec(url.pathname);
+    if (!endpoint) return refuse(socket, 404, 'Not Found', 'no WebSocket endpoint here; subscribe at /subscribe');
+    const token = url.searchParams.get('access_token');
+    try {
+      const principal = authenticator.authenticate(req.headers.authorization ?? (token !== null ? `Bearer ${token}` : undefined));
+      if (!principal?.scopes.has('read')) return refuse(socket, 401, 'Unauthorized', 'credentials with the read scope are required', 'WWW-Authenticate: Bearer realm="topocat"\r\n');
+    } catch (error) {
+      if (!(error instanceof CredentialsRejected)) throw error;
+      return refuse(socket, 401, 'Unauthorized', error.message, 'WWW-Authenticate: Bearer realm="topocat"\r\n');
+    }
+    if (!admission.enter()) return refuse(socket, 503, 'Service Unavailable', `at most ${admission.limit} subscribers at once`, 'Retry-After: 5\r\n');
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      const collection = endpoint[1] === undefined ? undefined : decodeURIComponent(endpoint[1]);
+      const id = endpoint[2] === undefined ? undefined : decodeURIComponent(endpoint[2]);
+      new Subscriber(ws, kinds, hub, limits, logger, () => admission.leave()).open(collection, id, url.searchParams);
+    });
+  });
+
+  const ping = setInterval(() => {
+    for (const ws of sockets.clients) {
+      if ((ws as WebSocket & { stale?: boolean }).stale) ws.terminate();
+      else {
+        (ws as WebSocket & { stale?: boolean }).stale = true;
+        ws.ping();
+      }
+    }
+  }, PING_MS);
+  ping.unref();
+
+  return {
+    close() {
+      clearInterval(ping);
+      for (const ws of sockets.clients) ws.close(1001, 'server shutting down');
+      sockets.close();
+    },
+  };
+}
+
+/** One socket: its subscriptions, its frames, its end. */
+class Subscriber {
+  private readonly removals = new Map<string, () => void>();
+  private closing = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly kinds: ReadonlyMap<string, KindDescriptor>,
+    private readonly hub: Hub,
+    private readonly limits: SubscriptionLimits,
+    private readonly logger: Logger,
+    left: () => void,
+  ) {
+    ws.on('pong', () => ((ws as WebSocket & { stale?: boolean }).stale = false));
+    ws.on('message', (data, binary) => this.message(binary ? undefined : data.toString()));
+    ws.on('error', (error) => this.logger.debug({ err: error }, 'subscriber socket error'));
+    ws.once('close', () => {
+      for (const remove of this.removals.values()) remove();
+      this.removals.clear();
+      left();
+    });
+  }
+
+  /** The subscription the URL asks for, if it names a collection. */
+  open(collection: string | undefined, id: string | undefined, parameters: URLSearchParams): void {
+    if (collection === undefined) return;
+    let query: unknown = {};
+    const text = parameters.get('query');
+    if (text !== null && text !== '') {
+      try {
+        query = JSON.parse(text);
+      } catch (error) {
+        this.send(errorFrame(`could not decode the subscription query: ${(error as Error).message}`, 'query'));
+        return;
+      }
+    }
+    const fields = parameters.get('fields');
+    this.subscribe({ resourceType: id === undefined ? collection : `${collection}/${id}`, query, ...(fields ? { fields: fields.split(',') } : {}) });
+  }
+
+  private message(text: string | undefined): void {
+    let request: Request;
+    try {
+      request = JSON.parse(text ?? '') as Request;
+    } catch {
+      this.send(errorFrame('could not decode the subscription message: JSON text expected'));
+      return;
+    }
+    if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+      this.send(errorFrame('a subscription message is a JSON object {"resourceType", "query", "fields"}'));
+      return;
+    }
+    // dlt-web ends per-resource interest with {"id", "disconnect": true}; UNIS read it as a
+    // subscription of no collection and did nothing, and so does this service.
+    if (request.resourceType === undefined && (request as { disconnect?: unknown }).disconnect !== undefined) return;
+    this.subscribe(request);
+  }
+
+  private subscribe(request: Request): void {
+    if (typeof request.resourceType !== 'string') {
+      this.send(errorFrame('resourceType must name a collection, or a collection/id', 'resourceType'));
+      return;
+    }
+    const slash = request.resourceType.indexOf('/');
+    const collection = slash < 0 ? request.resourceType : request.resourceType.slice(0, slash);
+    const kind = this.kinds.get(collection);
+    if (!kind) {
+      this.send(errorFrame(`no collection "${collection.slice(0, 100)}"`, 'resourceType'));
+      return;
+    }
+    let id = slash < 0 ? undefined : request.resourceType.slice(slash + 1);
+    const fields = request.fields === undefined ? undefined : request.fields;
+    if (fields !== undefined && (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string') || fields.length > 256)) {
+      this.send(errorFrame('fields is a list of member names', 'fields'));
+      return;
+    }
+    let conditions: EventCondition[];
+    try {
+      const query = { ...((request.query ?? {}) as Record<string, unknown>) };
+      // An equality on id is the resource the subscription follows.
+      if (typeof query.id === 'string' && (id === undefined || id === query.id)) {
+        id = query.id;
+        delete query.id;
+      }
+      conditions = subscriptionConditions(query, kind.fields);
+    } catch (error) {
+      if (!(error instanceof QueryError)) throw error;
+      this.send(errorFrame(`malformed subscription query: ${error.message}`, error.parameter));
+      return;
+    }
+    // The same subscription twice on one socket is one (UNIS shared a channel per query).
+    const key = JSON.stringify([collection, id ?? null, request.query ?? {}, fields ?? null]);
+    if (this.removals.has(key)) return;
+    if (this.removals.size >= this.limits.perConnection) {
+      this.send(errorFrame(`at most ${this.limits.perConnection} subscriptions on one socket`));
+      return;
+    }
+    const { remove } = this.hub.add({
+      kind,
+      ...(id !== undefined ? { id } : {}),
+      conditions,
+      deliver: (change) => this.send(frame(change, fields as string[] | undefined)),
+    });
+    this.removals.set(key, remove);
+  }
+
+  private send(text: string): void {
+    if (this.closing) return;
+    if (this.ws.bufferedAmount + text.length > this.limits.bufferedBytes) {
+      this.closing = true;
+      this.logger.warn({ bufferedBytes: this.ws.bufferedAmount, limit: this.limits.bufferedBytes }, 'subscriber does not read: closing its socket');
+      for (const remove of this.removals.values()) remove();
+      this.removals.clear();
+      this.ws.close(1013, 'too slow: unsent frames over the limit; reconnect');
+      setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
+      return;
+    }
+    this.ws.send(text);
+  }
+}
