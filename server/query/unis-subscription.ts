@@ -25,7 +25,7 @@ function pattern(key: string, source: unknown, field: readonly string[], fields:
     // Backreferences and lookaround are not RE2: they are refused here, never run.
     throw new QueryError(key, `"${key}": reg ${JSON.stringify(source.slice(0, 100))} is not a regular expression this service runs (RE2 syntax: ${(error as Error).message})`);
   }
-  return { target: targetOf(field, fields), comparison: 'MATCHES', source, test: (text) => compiled.matcher(text).find() };
+  return { target: targetOf(field, fields), comparison: 'MATCHES', source, test: (text) => compiled.test(text) };
 }
 
 /**

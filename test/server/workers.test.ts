@@ -5,8 +5,8 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { distRoot, startServer, type LogLine, type RunningServer } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Reply {
   readonly status: number;
@@ -37,16 +37,6 @@ function fresh(method: string, url: string, body?: unknown): Promise<Reply> {
   });
 }
 
-/** Wait until `find` returns something, or fail with `what`. */
-async function eventually<T>(what: string, find: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** The pid of the process that logged the request, from its `request` line. */
 function servedBy(server: RunningServer, reply: Reply): Promise<number> {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { del, get, patch, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { StreamClient, eventually } from '../helpers/subscribers.js';
+import { StreamClient } from '../helpers/subscribers.js';
+import { eventually } from '../helpers/wait.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { hashToken } from '../../server/tokens.js';
 import { post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { SocketClient, StreamClient, eventually } from '../helpers/subscribers.js';
+import { SocketClient, StreamClient } from '../helpers/subscribers.js';
+import { eventually } from '../helpers/wait.js';
 
 const TOKENS = { reader: 'tc_sub-reader-0000000000000000000000000000000', writer: 'tc_sub-writer-000000000000000000000000000000' };
 const configured = JSON.stringify({

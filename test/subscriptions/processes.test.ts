@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { SocketClient, StreamClient, eventually } from '../helpers/subscribers.js';
+import { SocketClient, StreamClient } from '../helpers/subscribers.js';
+import { eventually } from '../helpers/wait.js';
 
 /** One POST on a connection of its own, so that a cluster hands it to the next worker. */
 function freshPost(url: string, body: unknown): Promise<{ status: number; requestId: string }> {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { del, patch, post, put } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { SocketClient, eventually } from '../helpers/subscribers.js';
+import { SocketClient } from '../helpers/subscribers.js';
+import { eventually } from '../helpers/wait.js';
 
 /** UNIS's publish/subscribe protocol over WebSockets (docs/subscriptions.md). */
 describe('subscriptions: UNIS WebSocket protocol', function () {
