@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadProject, type ProjectInfo } from './load/project.js';
 import { loadSchemas, type SchemaDocument } from './load/schemas.js';
@@ -72,6 +72,13 @@ export async function emitAll(model: Model): Promise<GeneratedFile[]> {
 export async function generate(input: PipelineInput): Promise<GeneratedFile[]> {
   const built = await buildModel(input);
   const emitted = await emitAll(built);
-  const files = [...emitted, ...compilePackages(emitted, sdkPackages(built))];
+  const previous = (file: string): string | undefined => {
+    try {
+      return readFileSync(path.join(input.root, 'generated', file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const files = [...emitted, ...(await compilePackages(emitted, sdkPackages(built), previous))];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -40,6 +40,17 @@ describe('generator CLI', function () {
     assert.equal((await generate(dir, '--check')).code, 0, 'a run repairs everything, orphans included');
   });
 
+  it('--check finds a hand edit of an SDK package\'s compiled code, even under its stamp', async () => {
+    const file = path.join(dir, 'generated/client/rest/dist/client/rest-runtime.js');
+    const compiled = await readFile(file, 'utf8');
+    await writeFile(file, compiled.replace('const MEDIA_TYPE', 'const MEDIA_TYPE_EDITED'));
+    const result = await generate(dir, '--check');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /changed\s+generated\/client\/rest\/dist\/client\/rest-runtime\.js/);
+    assert.equal((await generate(dir)).code, 0);
+    assert.equal(await readFile(file, 'utf8'), compiled);
+  });
+
   it('a schema change makes --check fail until generate runs', async () => {
     const file = path.join(dir, 'schemas/node.json');
     const schema = JSON.parse(await readFile(file, 'utf8'));

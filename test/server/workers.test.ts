@@ -7,7 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { distRoot, startServer, type LogLine, type RunningServer } from '../helpers/server.js';
 import { eventually } from '../helpers/wait.js';
 
-
 interface Reply {
   readonly status: number;
   readonly requestId: string;
@@ -36,7 +35,6 @@ function fresh(method: string, url: string, body?: unknown): Promise<Reply> {
     req.end(text);
   });
 }
-
 
 /** The pid of the process that logged the request, from its `request` line. */
 function servedBy(server: RunningServer, reply: Reply): Promise<number> {

@@ -1,3 +1,4 @@
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 33a726eb54840d1e255673e671f66b174ea2a4e48184447695a5f52b1631c428 output 654eba3e7bc35516520d961faebfb2753aa91767c8672fd1e5576cf2db846c0b
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;

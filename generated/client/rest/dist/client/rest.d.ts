@@ -1,3 +1,4 @@
+// Compiled from generated/client/rest.ts by npm run generate; do not edit. source 5b518bc3673e0aa2ee24b7f7a773469ec453fe2a31d391f34ef057de7fe245a0 output 995abf74c412f78f78bea74647b7c6df1528951fd737ebec6e0c1c093fe2c4aa
 import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
 import { Collection, type ClientOptions } from './rest-runtime.js';
 export * from './rest-runtime.js';

@@ -1,3 +1,4 @@
+// Compiled from generated/types/exnode.ts by npm run generate; do not edit. source 3e0d9f5cee6f11eff64dfc84e0bb0d5e2a2201bc890eb06db1af5e98a970d032 output a9631e8d472fec9dbe2ca6095806814ae0fe2d0733771db697c3449591f9be0e
 import type { Extent } from './extent.js';
 import type { Reference } from './reference.js';
 /**

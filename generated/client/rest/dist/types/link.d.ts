@@ -1,3 +1,4 @@
+// Compiled from generated/types/link.ts by npm run generate; do not edit. source 6bd02571002ae83120f5b02785266459f98b6813f361990eb5774da2ee62d79c output 684ba0039b7faca236c492148670fcc8c9723fa6adefff3732924ec86451d826
 import type { NetworkResource } from './networkresource.js';
 import type { EndpointReference } from './reference.js';
 /**

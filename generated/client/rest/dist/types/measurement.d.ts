@@ -1,3 +1,4 @@
+// Compiled from generated/types/measurement.ts by npm run generate; do not edit. source d604fe629279afbdeb7fae487b674f864c69a160850efe3c37bdb31ba0660f52 output dd060bef157d6f3fcf47dccc6d0f51bfc0f16db5f610aa3eb7243091f2d3a594
 import type { Lifetime, NetworkResource } from './networkresource.js';
 /**
  * A measurement that a service takes (UNIS's measurement): its configuration and the event types it produces. BLiPP registers one per probe.

@@ -1,3 +1,4 @@
+// Compiled from generated/types/networkresource.ts by npm run generate; do not edit. source edc7ad8fa572ffb73bae7e82e74e649bf9f37b61a4661fd55c46db381f0a01b4 output a43f664385fd10879641ee04fa332de2e3cf087d154293fa5f3c0cc6d0e6b955
 import type { References } from './reference.js';
 /**
  * Fields every network resource carries (UNIS's networkresource). Kinds extend it with allOf; unknown extra fields are kept because UNIS was open.

@@ -1,3 +1,4 @@
+// Compiled from generated/types/service.ts by npm run generate; do not edit. source c7a931b5ade0635c7fddab40e412423081ad29057653b728a833c8895a5419c3 output 77cbed580949c4f6e2d594efdb02c2fba7c3f1581d8734a8a0e540ed4235a8dd
 import type { NetworkResource } from './networkresource.js';
 import type { Reference } from './reference.js';
 /**
