@@ -1,10 +1,4 @@
-/**
- * `npm run generate [-- --check | --watch]`: schemas/ (and wsdl/) → generated/.
- *
- *   --check   compare instead of writing; exit 1 and name the stale files when generated/ is out of date
- *   --watch   regenerate whenever a schema, WSDL or template changes
- *   --root D  project root (default: the current directory)
- */
+/** `npm run generate [-- --check | --watch | --help]`: schemas/ (and wsdl/) → generated/. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GeneratorError } from './errors.js';
@@ -66,10 +60,36 @@ async function watch(root: string): Promise<void> {
   await runOnce(root, false).catch(report);
 }
 
+const USAGE = `usage: npm run generate [-- --check | --watch] [--root DIR]
+
+Turns schemas/*.json (JSON Schema 2020-12) and wsdl/catalog.wsdl into generated/: types,
+validators, REST routes, the SOAP codecs and dispatcher, openapi.json and the two client SDK
+packages (generated/client/rest, generated/client/soap). Never edit generated/.
+
+  --check     compare instead of writing; exit 1 and name the stale files
+  --watch     regenerate whenever a schema, the WSDL or a template changes
+  --root DIR  the project root (default: the current directory)
+  --help      this text
+
+Errors name the file and the JSON pointer, e.g. schemas/port.json#/properties/capacity/type.`;
+
+function options(): { check: boolean; watch: boolean; root?: string | undefined; help: boolean } {
+  try {
+    return parseArgs({
+      options: { check: { type: 'boolean', default: false }, watch: { type: 'boolean', default: false }, root: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    }).values;
+  } catch (error) {
+    console.error(`error: ${(error as Error).message.split('\n')[0]}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { check: { type: 'boolean', default: false }, watch: { type: 'boolean', default: false }, root: { type: 'string' } },
-  });
+  const values = options();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const root = path.resolve(values.root ?? process.cwd());
   if (values.watch) return watch(root);
   try {

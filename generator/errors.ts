@@ -31,3 +31,14 @@ export function resolvePointer(value: unknown, pointer: string): unknown {
   }
   return current;
 }
+
+/** The pointer of the first object (in document order) that has a member named `key`. */
+export function findKey(value: unknown, key: string, at = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) return pointerJoin(at, key);
+  for (const [name, child] of Object.entries(value)) {
+    const found = findKey(child, key, pointerJoin(at, name));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

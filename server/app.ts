@@ -7,6 +7,7 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
@@ -43,6 +44,8 @@ export function createApp({ config, logger, store, facts, authenticator, represe
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
 
   app.use(requestContext(logger));
+  const cors = corsPolicy(config.corsOrigins);
+  if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
 

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { HttpError } from './http/errors.js';
 import { findToken, storedDigest, TOKEN_SCOPES, type TokenEntry, type TokenScope } from './tokens.js';
 
-/** The scopes a REST operation needs (rest-contract §8). */
+/** The scopes a REST operation needs (docs/rest-interface.md). */
 export type Scope = Exclude<TokenScope, 'admin'>;
 
 /** Who is calling, as far as the credentials say. */
@@ -42,7 +42,7 @@ export class CredentialsRejected extends Error {
 }
 
 /**
- * Bearer tokens (rest-contract §8): `Authorization: Bearer <token>`, looked up by hash in
+ * Bearer tokens (docs/rest-interface.md): `Authorization: Bearer <token>`, looked up by hash in
  * constant time. A request without credentials is anonymous and may do nothing that needs a
  * scope; an unknown or malformed credential is refused outright.
  */

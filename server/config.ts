@@ -18,7 +18,7 @@ export interface Limits {
   readonly xmlElements: number;
 }
 
-/** The SOAP catalog (catalog-contract §4.0). */
+/** The SOAP catalog (docs/catalog-interface.md). */
 export interface CatalogConfig {
   /** Path of the SOAP endpoint; its WSDL is at `{path}?wsdl`. */
   readonly path: string;
@@ -43,7 +43,7 @@ export interface Timeouts {
   readonly shutdownMs: number;
 }
 
-/** Subscriptions (rest-contract §11): what one process holds for its subscribers at most. */
+/** Subscriptions (docs/subscriptions.md): what one process holds for its subscribers at most. */
 export interface SubscriptionLimits {
   /** Open WebSocket and event-stream connections (503 above). */
   readonly connections: number;
@@ -76,6 +76,8 @@ export interface Config {
   readonly catalog: CatalogConfig;
   /** Server processes sharing the port (`--workers N` or WORKERS); 1 runs no cluster primary. */
   readonly workers: number;
+  /** Origins whose browser pages may call the service (CORS); none by default, `*` for any. */
+  readonly corsOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -149,7 +151,7 @@ function workers(env: Env, args: readonly string[]): number {
     } else if (arg.startsWith('--workers=')) {
       flagValue = arg.slice('--workers='.length);
     } else {
-      throw new ConfigError(arg, 'unknown argument; the only one is --workers N');
+      throw new ConfigError(arg, 'unknown argument; the only one is --workers N (see npm start -- --help)');
     }
   }
   if (flagValue === undefined) return integer(env, 'WORKERS', 1, 1, MAX_WORKERS);
@@ -202,10 +204,29 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
       enforceDefinitions: flag(env, 'CATALOG_ENFORCE_DEFINITIONS'),
     },
     workers: workers(env, args),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
   };
 }
 
+/** `https://app.example.org http://localhost:3000` (spaces or commas between), or `*`. */
+function origins(env: Env, name: string): string[] {
+  const items = (env[name] ?? '').split(/[\s,]+/).filter(Boolean);
+  if (items.length === 1 && items[0] === '*') return items;
+  return items.map((item) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(item);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== item.replace(/\/$/, '')) {
+      throw new ConfigError(name, `"${item}" is not an origin such as https://app.example.org (scheme, host and port only), nor *`);
+    }
+    return parsed.origin;
+  });
+}
+
 function catalogPath(path: string): string {
-  if (!/^\/[A-Za-z0-9._~\/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
+  if (!/^\/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
   return path;
 }

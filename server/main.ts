@@ -1,7 +1,8 @@
 /**
  * `npm start [-- --workers N]`: configuration from the environment and the command line, then
  * one server process, or with N > 1 a cluster primary and N workers sharing the port. Whatever
- * can be wrong in the configuration is found before anything listens or forks: exit 2.
+ * can be wrong in the configuration is found before anything listens or forks: exit 2. A start
+ * that fails later (a port in use, an unreachable database) says why in one line: exit 1.
  */
 import './heap.js';
 import cluster from 'node:cluster';
@@ -9,8 +10,31 @@ import { runPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './log.js';
 import { prepare, serve } from './serve.js';
+import { describeStartFailure } from './start-failure.js';
 import { TokenConfigError } from './tokens.js';
 import { runWorker } from './worker.js';
+
+const USAGE = `usage: npm start [-- --workers N]
+
+Serves the REST topology service and the SOAP catalog (default http://127.0.0.1:8080, on the
+SQLite file data/topocat.sqlite). Settings come from the environment; the main ones:
+
+  PORT, HOST             where to listen (PORT=0 picks a free port)
+  DATABASE_URL           sqlite:<file> or postgres://user:password@host:5432/database
+  PUBLIC_URL             the base URL clients see (selfRef, Location)
+  TOPOCAT_TOKENS_FILE    bearer tokens (npm run token -- --help); without them the service is open
+  CORS_ORIGINS           origins whose browser pages may call the service
+  LOG_LEVEL              fatal, error, warn, info, debug, trace or silent
+
+  --workers N            N server processes sharing the port (also WORKERS)
+  --help                 this text
+
+Every setting and its default: README.md, "Configuration".`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const config = (() => {
   try {
@@ -32,7 +56,15 @@ function failedToStart(error: unknown): void {
     logger.flush(() => process.exit(2));
     return;
   }
-  logger.fatal({ err: error }, 'could not start');
+  const reason = describeStartFailure(error, config);
+  if (reason !== undefined) {
+    console.error(`error: ${reason}`);
+    logger.fatal({ code: (error as { code?: unknown }).code }, `could not start: ${reason}`);
+  } else {
+    console.error(`error: could not start: ${error instanceof Error ? error.message : String(error)} (LOG_LEVEL=debug logs the stack)`);
+    logger.fatal(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+    logger.debug({ err: error }, 'could not start');
+  }
   logger.flush(() => process.exit(1));
 }
 

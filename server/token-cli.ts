@@ -8,15 +8,36 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mintToken, parseTokens, TOKEN_SCOPES, TokenConfigError, type TokenEntry, type TokenScope } from './tokens.js';
 
+const USAGE = `usage: npm run token -- --name <name> --scopes read,create,update,delete[,admin] [--dn <DN>] [--file <tokens.json>]
+
+Mints a bearer token. The token is printed once on stdout and stored nowhere; its entry (name,
+SHA-256 hash, scopes, DN) is added to the tokens file with --file, or printed. Start the server
+with TOPOCAT_TOKENS_FILE=<tokens.json> to require tokens.
+
+  --name    a name for the client, unique in the file (it appears in the log)
+  --scopes  read (GET, HEAD), create (POST), update (PUT, PATCH), delete (DELETE), admin (catalog users)
+  --dn      bind the token to a catalog identity (a distinguished name)
+  --file    the tokens file to add the entry to (created when missing, mode 600)
+  --help    this text`;
+
 function fail(message: string): never {
-  console.error(`error: ${message}`);
-  console.error('usage: npm run token -- --name <name> --scopes read,create,update,delete[,admin] [--dn <DN>] [--file <tokens.json>]');
+  console.error(`error: ${message}\n\n${USAGE}`);
   process.exit(2);
 }
 
-const { values } = parseArgs({
-  options: { name: { type: 'string' }, scopes: { type: 'string' }, dn: { type: 'string' }, file: { type: 'string' } },
-});
+const values = (() => {
+  try {
+    return parseArgs({
+      options: { name: { type: 'string' }, scopes: { type: 'string' }, dn: { type: 'string' }, file: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
+  } catch (error) {
+    return fail((error as Error).message.split('\n')[0]!);
+  }
+})();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (!values.name) fail('--name is required');
 const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 if (scopes.length === 0) fail('--scopes is required');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-/** What a credential allows: the four scopes of rest-contract §8, and `admin` for catalog users. */
+/** What a credential allows: the four scopes of docs/rest-interface.md, and `admin` for catalog users. */
 export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin';
 export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin'];
 

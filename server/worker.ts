@@ -9,6 +9,8 @@ import { serve, type RunningServer } from './serve.js';
 
 export async function runWorker(config: Config, logger: Logger): Promise<void> {
   const worker = cluster.worker!;
+  // Assigned once the server runs; the disconnect handler below may fire before that.
+  // eslint-disable-next-line prefer-const
   let running: RunningServer | undefined;
 
   // When the IPC channel to the primary closes without the primary asking (it was SIGKILLed or

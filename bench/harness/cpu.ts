@@ -14,7 +14,7 @@ const TICKS_PER_SECOND = 100;
 
 /** utime + stime of `pid` and its descendants, in seconds. */
 export function cpuSeconds(pid: number): number {
-  let ticks = 0;
+  let ticks: number;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields count from after its last ')'.

@@ -1,5 +1,5 @@
 /**
- * The subscription rows (rest-contract §11): how long a change takes from the write's 2xx to its
+ * The subscription rows (docs/subscriptions.md): how long a change takes from the write's 2xx to its
  * frame at 1, 100 and 1,000 subscribers; how many frames a second 100 subscribers receive while
  * writes flow; and what 1,000 subscriptions that match nothing cost each write, in server CPU at
  * a fixed rate, against none. One server of their own, on a database of their own.

@@ -5,6 +5,7 @@ import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node
 import { Collection, Http, type ClientOptions } from './rest-runtime.js';
 
 export * from './rest-runtime.js';
+export type * from '../types/index.js';
 
 /** One collection of the service as `GET /` lists it (UNIS's shape). */
 export interface CollectionEntry {

@@ -20,31 +20,34 @@ export interface CatalogServiceClientOptions {
   /** The service address, e.g. `http://127.0.0.1:8080/catalog`. */
   readonly url: string;
   /** The caller's distinguished name, sent in a `Username` SOAP header. */
-  readonly username?: string;
+  readonly username?: string | undefined;
   /** Bearer token sent as `Authorization: Bearer <token>`. */
-  readonly token?: string;
+  readonly token?: string | undefined;
   /** Extra SOAP header blocks, as XML text. */
-  readonly soapHeaders?: readonly string[];
+  readonly soapHeaders?: readonly string[] | undefined;
   /** Extra HTTP headers. */
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly fetch?: typeof globalThis.fetch;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** A non-SOAP answer (no envelope), with the HTTP status. */
 export class SoapTransportError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string) {
     super(`HTTP ${status}: ${body.slice(0, 200)}`);
     this.name = 'SoapTransportError';
+    this.status = status;
+    this.body = body;
   }
 }
 
 export class CatalogServiceClient {
+  private readonly options: CatalogServiceClientOptions;
   private readonly fetchImpl: typeof globalThis.fetch;
 
-  constructor(private readonly options: CatalogServiceClientOptions) {
+  constructor(options: CatalogServiceClientOptions) {
+    this.options = options;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 

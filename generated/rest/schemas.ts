@@ -456,6 +456,7 @@ export const schemaDocuments: Readonly<Record<string, Readonly<Record<string, un
     "$id": "https://topocat.dev/schema/20120709/networkresource",
     "name": "NetworkResource",
     "title": "NetworkResource",
+    "x-collection": false,
     "description": "Fields every network resource carries (UNIS's networkresource). Kinds extend it with allOf; unknown extra fields are kept because UNIS was open.",
     "type": "object",
     "properties": {
@@ -658,6 +659,7 @@ export const schemaDocuments: Readonly<Record<string, Readonly<Record<string, un
     "$id": "https://topocat.dev/schema/20120709/reference",
     "name": "Referencedefinitions",
     "title": "Reference definitions",
+    "x-collection": false,
     "description": "How resources point at each other. Shared by every kind; not a collection of its own.",
     "definitions": {
       "reference": {

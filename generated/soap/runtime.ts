@@ -43,12 +43,13 @@ export class XmlSyntaxError extends Error {
 
 /** Well-formed XML that breaks the schema; `path` names the offending element or attribute. */
 export class XmlSchemaError extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: string,
-  ) {
+  readonly path: string;
+  readonly problem: string;
+  constructor(path: string, problem: string) {
     super(`${path}: ${problem}`);
     this.name = 'XmlSchemaError';
+    this.path = path;
+    this.problem = problem;
   }
 }
 
@@ -105,12 +106,15 @@ export function parseXml(source: string, limits: ParseLimits = DEFAULT_LIMITS): 
 /** Reads the children of one element in schema order, and says precisely what is wrong. */
 export class Cursor {
   private index = 0;
+  readonly node: XmlNode;
+  readonly path: string;
+  private readonly namespace: string;
 
-  constructor(
-    readonly node: XmlNode,
-    readonly path: string,
-    private readonly namespace: string,
-  ) {}
+  constructor(node: XmlNode, path: string, namespace: string) {
+    this.node = node;
+    this.path = path;
+    this.namespace = namespace;
+  }
 
   /** The next child is the element `name` of the schema's namespace. */
   at(name: string): boolean {
@@ -309,7 +313,7 @@ export class XmlOut {
   }
 
   /** An element read from elsewhere (xsd:any, xsd:anyType), written back with its namespace. */
-  node(node: XmlNode, tag = node.name): void {
+  node(node: XmlNode, tag: string = node.name): void {
     this.start(tag);
     this.attribute('xmlns', node.namespace);
     for (const [name, value] of node.attributes) if (!name.startsWith('{')) this.attribute(name, value);
@@ -328,12 +332,13 @@ export type FaultCode = 'VersionMismatch' | 'MustUnderstand' | 'Client' | 'Serve
 
 /** A SOAP fault: thrown by the server for envelopes it cannot process, and by the client when it receives one. */
 export class SoapFault extends Error {
-  constructor(
-    readonly code: FaultCode,
-    readonly faultString: string,
-  ) {
+  readonly code: FaultCode;
+  readonly faultString: string;
+  constructor(code: FaultCode, faultString: string) {
     super(`SOAP fault ${code}: ${faultString}`);
     this.name = 'SoapFault';
+    this.code = code;
+    this.faultString = faultString;
   }
 }
 

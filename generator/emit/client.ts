@@ -1,5 +1,6 @@
 import type { FieldType, Model } from '../model/model.js';
 import { pascal } from '../model/rest.js';
+import { errorTypes } from './errors.js';
 import { camel, tsHeader, type GeneratedFile } from './output.js';
 import { render } from './templates.js';
 
@@ -15,7 +16,7 @@ const SCALAR_TS: Partial<Record<FieldType, string>> = {
  * The typed REST client SDK: a dependency-free runtime (transport, typed errors, query builder)
  * and one typed collection per kind, with a field map that types the query builder.
  */
-export function emitRestClient(model: Model): GeneratedFile[] {
+export async function emitRestClient(model: Model): Promise<GeneratedFile[]> {
   const kinds = model.kinds.map((kind) => ({
     name: kind.name,
     collection: kind.collection,
@@ -27,7 +28,11 @@ export function emitRestClient(model: Model): GeneratedFile[] {
   return [
     {
       path: 'client/rest-runtime.ts',
-      content: render('client-rest-runtime.ts', { header: tsHeader(['generator/templates/client-rest-runtime.ts.hbs']) }),
+      content: render('client-rest-runtime.ts', {
+        header: tsHeader(['generator/templates/client-rest-runtime.ts.hbs', 'generator/model/http.ts']),
+        errorTypes: await errorTypes(model),
+        errorClasses: model.errors.statuses,
+      }),
     },
     { path: 'client/rest.ts', content: render('client-rest.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
   ];

@@ -1,7 +1,7 @@
 import type { Model, Operation } from '../model/model.js';
 import type { SoapService } from '../model/xml.js';
 import { tsHeader, type GeneratedFile } from './output.js';
-import { emitSoapCodecs } from './soap-codecs.js';
+import { emitSoapCodecs } from './soap-codecs/index.js';
 import { pascalName } from './soap-shape.js';
 import { emitSoapTypes } from './soap-types.js';
 import { render } from './templates.js';

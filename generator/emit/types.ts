@@ -1,9 +1,10 @@
 import { compile, type Options } from 'json-schema-to-typescript';
-import { RefResolver } from '../load/refs.js';
+import { pointerJoin } from '../errors.js';
 import type { JsonSchema, Model, SchemaDocument } from '../model/model.js';
+import type { References } from '../model/refs.js';
 import { tsHeader, type GeneratedFile } from './output.js';
 
-const JSTT_OPTIONS: Partial<Options> = {
+export const JSTT_OPTIONS: Partial<Options> = {
   bannerComment: '',
   unknownAny: true,
   additionalProperties: true,
@@ -20,13 +21,12 @@ const JSTT_OPTIONS: Partial<Options> = {
  * own file, instead of being copied into every kind that uses it.
  */
 export async function emitTypes(model: Model): Promise<GeneratedFile[]> {
-  const resolver = new RefResolver(model.documents);
   const files: GeneratedFile[] = [];
   for (const document of model.documents) {
     const imports = new Map<string, Set<string>>();
     const bodies: string[] = [];
-    for (const unit of unitsOf(document)) {
-      const schema = replaceRefs(unit, document, resolver, imports);
+    for (const { unit, at } of unitsOf(document)) {
+      const schema = replaceRefs(unit, at, document, model.refs, imports);
       bodies.push((await compile(schema, String(unit.title), JSTT_OPTIONS)).trim());
     }
     const importLines = [...imports.entries()]
@@ -44,29 +44,29 @@ export async function emitTypes(model: Model): Promise<GeneratedFile[]> {
  * The named types a document declares: its root (unless it only holds `$defs`) and each
  * titled `$defs` entry.
  */
-function unitsOf(document: SchemaDocument): JsonSchema[] {
+function unitsOf(document: SchemaDocument): { unit: JsonSchema; at: string }[] {
   const { $defs, $id: _id, $schema: _schema, ...root } = document.json;
-  const units: JsonSchema[] = [];
-  if ('type' in root || 'properties' in root || 'allOf' in root) units.push({ ...root, title: document.typeName });
-  for (const def of Object.values(($defs ?? {}) as Record<string, JsonSchema>)) {
-    if (typeof def.title === 'string') units.push(def);
+  const units: { unit: JsonSchema; at: string }[] = [];
+  if ('type' in root || 'properties' in root || 'allOf' in root) units.push({ unit: { ...root, title: document.typeName }, at: '' });
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+    if (typeof def.title === 'string') units.push({ unit: def, at: pointerJoin('/$defs', name) });
   }
   return units;
 }
 
-function replaceRefs(schema: unknown, from: SchemaDocument, resolver: RefResolver, imports: Map<string, Set<string>>): JsonSchema {
-  const visit = (value: unknown, document: SchemaDocument, stack: readonly string[]): unknown => {
-    if (Array.isArray(value)) return value.map((v) => visit(v, document, stack));
+function replaceRefs(schema: unknown, schemaAt: string, from: SchemaDocument, refs: References, imports: Map<string, Set<string>>): JsonSchema {
+  const visit = (value: unknown, document: SchemaDocument, at: string, stack: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => visit(v, document, pointerJoin(at, i), stack));
     if (value === null || typeof value !== 'object') return value;
     const object = value as JsonSchema;
     const copy: JsonSchema = {};
     for (const [key, child] of Object.entries(object)) {
       if (key === '$ref' || key === '$defs') continue;
-      copy[key] = visit(child, document, stack);
+      copy[key] = visit(child, document, pointerJoin(at, key), stack);
     }
     if (typeof object.$ref !== 'string') return copy;
 
-    const target = resolver.resolve(document, object.$ref, '');
+    const target = refs.at(document, at);
     const name = target.pointer === '' ? target.document.typeName : target.schema.title;
     if (typeof name === 'string') {
       if (target.document.slug !== from.slug) {
@@ -79,7 +79,7 @@ function replaceRefs(schema: unknown, from: SchemaDocument, resolver: RefResolve
     // An untitled target (such as another kind's `id` property) has no name to import: inline it.
     const key = `${target.document.id}#${target.pointer}`;
     if (stack.includes(key)) return { ...copy, tsType: 'unknown' };
-    return { ...(visit(target.schema, target.document, [...stack, key]) as JsonSchema), ...copy };
+    return { ...(visit(target.schema, target.document, target.pointer, [...stack, key]) as JsonSchema), ...copy };
   };
-  return visit(schema, from, []) as JsonSchema;
+  return visit(schema, from, schemaAt, []) as JsonSchema;
 }

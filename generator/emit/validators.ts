@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
-import { GeneratorError } from '../errors.js';
-import { PROJECT_KEYWORDS } from '../load/schemas.js';
+import { findKey, GeneratorError } from '../errors.js';
+import { PROJECT_KEYWORDS } from '../keywords.js';
 import type { Model } from '../model/model.js';
 import { tsHeader, type GeneratedFile } from './output.js';
 import { render } from './templates.js';
@@ -53,10 +53,18 @@ export function emitValidators(model: Model): GeneratedFile[] {
   ];
 }
 
-/** Ajv names the failing schema by `$id#pointer`; turn that into the file and pointer. */
+/**
+ * Ajv names the failing schema by `$id#pointer`; turn that into the file and pointer. Strict
+ * mode's "unknown keyword" names only the keyword: it is found where the documents use it.
+ */
 function locateAjvError(model: Model, error: Error): GeneratorError {
   const match = /"([^"#]+)#([^"]*)"/.exec(error.message);
   const document = match ? model.documents.find((d) => d.id === match[1]) : undefined;
-  if (!document) return new GeneratorError('schemas', '', error.message);
-  return new GeneratorError(document.file, decodeURIComponent(match![2]!), error.message.replace(/ at "[^"]*"/, ''));
+  if (document) return new GeneratorError(document.file, decodeURIComponent(match![2]!), error.message.replace(/ at "[^"]*"/, ''));
+  const keyword = /unknown keyword: "([^"]+)"/.exec(error.message)?.[1];
+  for (const d of keyword === undefined ? [] : model.documents) {
+    const at = findKey(d.json, keyword!);
+    if (at !== undefined) return new GeneratorError(d.file, at, `unknown keyword "${keyword}" (a typo? the project's own keywords are ${PROJECT_KEYWORDS.join(', ')})`);
+  }
+  return new GeneratorError('schemas', '', error.message);
 }

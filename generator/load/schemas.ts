@@ -2,21 +2,33 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GeneratorError } from '../errors.js';
-import type { JsonSchema, SchemaDocument } from '../model/model.js';
-import { RefResolver } from './refs.js';
+import { PROJECT_KEYWORDS } from '../keywords.js';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Annotations the project adds to JSON Schema; declared so strict meta-validation accepts them. */
-export const PROJECT_KEYWORDS = ['x-collection', 'x-index', 'x-embed', 'x-unis-name', 'tsType'] as const;
+/** A JSON Schema document as it sits in `schemas/`. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** One schema file, whether it describes a kind or only shared definitions. */
+export interface SchemaDocument {
+  /** File name without `.json`; also the last segment of `$id`, e.g. `node`. */
+  readonly slug: string;
+  /** Path relative to the project root, used in messages and headers. */
+  readonly file: string;
+  /** The canonical `$id`, `{schema_base}/<slug>`. */
+  readonly id: string;
+  /** TypeScript name of the document's root type, from `title`. */
+  readonly typeName: string;
+  readonly json: JsonSchema;
+}
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 /** Paths the server answers itself; a collection may not shadow them. */
-const RESERVED_COLLECTIONS = new Set(['schema', 'health', 'openapi.json', 'catalog']);
+const RESERVED_COLLECTIONS = new Set(['schema', 'health', 'openapi.json', 'catalog', 'about', 'docs']);
 
 /**
  * Load phase: read every `*.json` in the schema directory, check it is a 2020-12 schema with a
- * proper `$id`, and check every `$ref` lands somewhere. Errors name the file and JSON pointer.
+ * proper `$id`, and check it against the dialect's meta-schema (the model phase resolves `$ref`s). Errors name the file and JSON pointer.
  */
 export async function loadSchemas(projectRoot: string, schemaDir: string): Promise<SchemaDocument[]> {
   const dir = path.resolve(projectRoot, schemaDir);
@@ -32,7 +44,6 @@ export async function loadSchemas(projectRoot: string, schemaDir: string): Promi
   checkSharedBase(documents);
   checkCollections(documents);
   checkMetaSchema(documents);
-  checkRefs(documents);
   return documents;
 }
 
@@ -97,13 +108,17 @@ function checkCollections(documents: readonly SchemaDocument[]): void {
     if (previous) throw new GeneratorError(d.file, '/title', `"${d.typeName}" is already the title of ${previous}`);
     typeNames.set(d.typeName, d.file);
     const collection = d.json['x-collection'];
-    if (collection === undefined) continue;
+    if (collection === undefined) {
+      throw new GeneratorError(d.file, '', 'has no "x-collection": name the collection it is served as ("x-collection": "nodes"), or declare a document of shared definitions only ("x-collection": false)');
+    }
+    if (collection === false) continue;
     if (typeof collection !== 'string' || !COLLECTION_NAME.test(collection)) {
-      throw new GeneratorError(d.file, '/x-collection', 'must be a lower-case URL segment such as "nodes"');
+      throw new GeneratorError(d.file, '/x-collection', 'must be a lower-case URL segment such as "nodes", or false for a document of shared definitions only');
     }
     if (RESERVED_COLLECTIONS.has(collection)) {
       throw new GeneratorError(d.file, '/x-collection', `"${collection}" is a path the server answers itself`);
     }
+    if (d.json.type !== 'object') throw new GeneratorError(d.file, '/type', 'a kind (a schema with an x-collection) must say "type": "object"');
     const other = seen.get(collection);
     if (other) throw new GeneratorError(d.file, '/x-collection', `"${collection}" is already the collection of ${other}`);
     seen.set(collection, d.file);
@@ -118,12 +133,5 @@ function checkMetaSchema(documents: readonly SchemaDocument[]): void {
       const [first] = ajv.errors ?? [];
       throw new GeneratorError(d.file, first?.instancePath ?? '', `not a valid 2020-12 schema: ${first?.message ?? 'unknown error'}`);
     }
-  }
-}
-
-function checkRefs(documents: readonly SchemaDocument[]): void {
-  const resolver = new RefResolver(documents);
-  for (const d of documents) {
-    for (const { ref, at } of RefResolver.refsIn(d.json)) resolver.resolve(d, ref, `${at}/$ref`);
   }
 }

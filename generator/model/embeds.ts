@@ -1,31 +1,31 @@
-import { GeneratorError } from '../errors.js';
-import type { RefResolver } from '../load/refs.js';
+import { GeneratorError, pointerJoin } from '../errors.js';
 import type { Embed, JsonSchema, SchemaDocument } from './model.js';
+import type { References } from './refs.js';
 
 /**
  * The reference arrays of a kind that a POST may fill with whole resources (composite insert):
  * top-level array properties marked `"x-embed": "<slug of the embedded kind>"`, found in the
  * kind's own schema and in the schemas it extends with `allOf`.
  */
-export function collectEmbeds(document: SchemaDocument, resolver: RefResolver, collectionSlugs: ReadonlySet<string>): Embed[] {
+export function collectEmbeds(document: SchemaDocument, refs: References, collectionSlugs: ReadonlySet<string>): Embed[] {
   const found = new Map<string, string>();
   const visit = (schema: JsonSchema, from: SchemaDocument, at: string, stack: readonly string[]): void => {
     if (typeof schema.$ref === 'string') {
-      const target = resolver.resolve(from, schema.$ref, `${at}/$ref`);
+      const target = refs.at(from, at);
       const key = `${target.document.id}#${target.pointer}`;
       if (!stack.includes(key)) visit(target.schema, target.document, target.pointer, [...stack, key]);
     }
-    if (Array.isArray(schema.allOf)) schema.allOf.forEach((sub, i) => visit(sub as JsonSchema, from, `${at}/allOf/${i}`, stack));
+    if (Array.isArray(schema.allOf)) schema.allOf.forEach((sub, i) => visit(sub as JsonSchema, from, pointerJoin(at, 'allOf', i), stack));
     const properties = schema.properties;
     if (properties === null || typeof properties !== 'object') return;
     for (const [name, property] of Object.entries(properties as Record<string, JsonSchema>)) {
       const embed = property['x-embed'];
       if (embed === undefined) continue;
-      const where = `${at}/properties/${name}/x-embed`;
+      const where = pointerJoin(at, 'properties', name, 'x-embed');
       if (typeof embed !== 'string' || !collectionSlugs.has(embed)) {
         throw new GeneratorError(from.file, where, `must name the schema file (without .json) of a kind with x-collection; got ${JSON.stringify(embed)}`);
       }
-      if (!isArray(property, from, resolver)) throw new GeneratorError(from.file, where, 'only an array of references can embed resources');
+      if (!isArray(property, from, pointerJoin(at, 'properties', name), refs)) throw new GeneratorError(from.file, where, 'only an array of references can embed resources');
       found.set(name, embed);
     }
   };
@@ -33,9 +33,9 @@ export function collectEmbeds(document: SchemaDocument, resolver: RefResolver, c
   return [...found.entries()].map(([property, kind]) => ({ property, kind })).sort((a, b) => (a.property < b.property ? -1 : 1));
 }
 
-function isArray(schema: JsonSchema, from: SchemaDocument, resolver: RefResolver): boolean {
+function isArray(schema: JsonSchema, from: SchemaDocument, at: string, refs: References): boolean {
   if (schema.type === 'array') return true;
   if (typeof schema.$ref !== 'string') return false;
-  const target = resolver.resolve(from, schema.$ref, '');
-  return isArray(target.schema, target.document, resolver);
+  const target = refs.at(from, at);
+  return isArray(target.schema, target.document, target.pointer, refs);
 }

@@ -1,5 +1,5 @@
-import { GeneratorError } from '../errors.js';
-import { RefResolver } from '../load/refs.js';
+import { GeneratorError, pointerJoin } from '../errors.js';
+import type { References } from './refs.js';
 import type { Field, FieldType, JsonSchema, SchemaDocument } from './model.js';
 
 /** Deep enough for every real resource; stops runaway recursion through self-referencing schemas. */
@@ -16,7 +16,7 @@ interface Accumulated {
  * builder use. Follows `$ref`, `allOf`/`anyOf`/`oneOf` and `then`/`else`, so that fields of the
  * shared base and of both Link endpoint forms are all known.
  */
-export function collectFields(document: SchemaDocument, resolver: RefResolver): Field[] {
+export function collectFields(document: SchemaDocument, refs: References): Field[] {
   const found = new Map<string, Accumulated>();
 
   const record = (segments: string[], arrays: number[], types: FieldType[], indexed: boolean): void => {
@@ -38,7 +38,7 @@ export function collectFields(document: SchemaDocument, resolver: RefResolver): 
   ): void => {
     if (segments.length > MAX_DEPTH) return;
     if (typeof schema.$ref === 'string') {
-      const target = resolver.resolve(from, schema.$ref, `${at}/$ref`);
+      const target = refs.at(from, at);
       const key = `${target.document.id}#${target.pointer}`;
       if (!stack.includes(key)) walk(target.schema, target.document, target.pointer, segments, arrays, [...stack, key]);
     }
@@ -66,7 +66,7 @@ export function collectFields(document: SchemaDocument, resolver: RefResolver): 
     const properties = schema.properties;
     if (properties && typeof properties === 'object') {
       for (const [name, sub] of Object.entries(properties as Record<string, JsonSchema>)) {
-        walk(sub, from, `${at}/properties/${name}`, [...segments, name], arrays, stack);
+        walk(sub, from, pointerJoin(at, 'properties', name), [...segments, name], arrays, stack);
       }
     }
   };

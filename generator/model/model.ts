@@ -7,23 +7,13 @@
  * every artifact (types, validators, routes, SDKs, API description) can follow it.
  */
 
+import type { ProjectInfo } from '../load/project.js';
+import type { JsonSchema, SchemaDocument } from '../load/schemas.js';
+import type { ErrorStatus } from './http.js';
+import type { References } from './refs.js';
 import type { SoapService } from './xml.js';
 
-/** A JSON Schema document as it sits in `schemas/`. */
-export type JsonSchema = { [key: string]: unknown };
-
-/** One schema file, whether it describes a kind or only shared definitions. */
-export interface SchemaDocument {
-  /** File name without `.json`; also the last segment of `$id`, e.g. `node`. */
-  readonly slug: string;
-  /** Path relative to the project root, used in messages and headers. */
-  readonly file: string;
-  /** The canonical `$id`, `{schema_base}/<slug>`. */
-  readonly id: string;
-  /** TypeScript name of the document's root type, from `title`. */
-  readonly typeName: string;
-  readonly json: JsonSchema;
-}
+export type { JsonSchema, SchemaDocument } from '../load/schemas.js';
 
 /** Scalar and container types a field can have, as far as the schema says. */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'unknown';
@@ -90,17 +80,27 @@ export interface SoapBinding {
   readonly responseElement: string;
 }
 
-export interface Model {
+/** The REST side of the model, built from the schemas. */
+export interface RestModel {
   /** Canonical schema base shared by every `$id`, e.g. `https://topocat.dev/schema/20120709`. */
   readonly schemaBase: string;
   /** The version segment of the schema base (`20120709`). */
   readonly schemaVersion: string;
   /** Every schema document, kinds and shared definitions alike, sorted by slug. */
   readonly documents: readonly SchemaDocument[];
+  /** Every `$ref` of those documents, resolved. */
+  readonly refs: References;
   /** REST kinds, sorted by slug. */
   readonly kinds: readonly Kind[];
   /** Every operation of every protocol, in a stable order: REST first, then SOAP. */
   readonly operations: readonly Operation[];
+  /** The error answers of the HTTP interface: statuses, client exception classes, body shape. */
+  readonly errors: { readonly statuses: readonly ErrorStatus[]; readonly body: JsonSchema };
+}
+
+export interface Model extends RestModel {
+  /** Version, licence and dependency ranges of the project, for the SDK packages. */
+  readonly project: ProjectInfo;
   /** The SOAP service of `wsdl/`, with its message types; absent when there is no WSDL. */
   readonly soap?: SoapService;
 }

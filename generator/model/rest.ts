@@ -1,14 +1,15 @@
-import { RefResolver } from '../load/refs.js';
 import { collectEmbeds } from './embeds.js';
 import { collectFields } from './fields.js';
-import type { Kind, Model, Operation, SchemaDocument } from './model.js';
+import type { Kind, Operation, RestModel, SchemaDocument } from './model.js';
+import { ERROR_BODY, ERROR_STATUSES } from './http.js';
+import { References } from './refs.js';
 
 /**
  * Model phase for the REST side: every schema with `x-collection` becomes a kind with the six
- * operations of rest-contract §1. Documents without it only hold shared definitions.
+ * operations of docs/rest-interface.md Documents without it only hold shared definitions.
  */
-export function buildRestModel(documents: readonly SchemaDocument[]): Model {
-  const resolver = new RefResolver(documents);
+export function buildRestModel(documents: readonly SchemaDocument[]): RestModel {
+  const refs = new References(documents);
   const first = documents[0]!;
   const schemaBase = first.id.slice(0, first.id.lastIndexOf('/'));
 
@@ -20,17 +21,19 @@ export function buildRestModel(documents: readonly SchemaDocument[]): Model {
       name: d.typeName,
       collection: d.json['x-collection'] as string,
       closed: d.json.additionalProperties === false || d.json.unevaluatedProperties === false,
-      fields: collectFields(d, resolver),
-      embeds: collectEmbeds(d, resolver, slugs),
-      dependencies: dependenciesOf(d, resolver),
+      fields: collectFields(d, refs),
+      embeds: collectEmbeds(d, refs, slugs),
+      dependencies: dependenciesOf(d, refs),
     }));
 
   return {
     schemaBase,
     schemaVersion: schemaBase.slice(schemaBase.lastIndexOf('/') + 1),
     documents,
+    refs,
     kinds,
     operations: kinds.flatMap(restOperations),
+    errors: { statuses: ERROR_STATUSES, body: ERROR_BODY },
   };
 }
 
@@ -53,11 +56,10 @@ function restOperations(kind: Kind): Operation[] {
 }
 
 /** Slugs of every document a document refers to, directly or through others. */
-function dependenciesOf(document: SchemaDocument, resolver: RefResolver): string[] {
+function dependenciesOf(document: SchemaDocument, refs: References): string[] {
   const seen = new Set<string>();
   const visit = (d: SchemaDocument): void => {
-    for (const { ref, at } of RefResolver.refsIn(d.json)) {
-      const target = resolver.resolve(d, ref, at).document;
+    for (const { target: { document: target } } of refs.of(d)) {
       if (target.slug !== document.slug && !seen.has(target.slug)) {
         seen.add(target.slug);
         visit(target);

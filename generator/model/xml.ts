@@ -1,7 +1,7 @@
 /**
  * The XML Schema part of the intermediate model: what the generator needs to know of the
  * WSDL's message types to emit TypeScript types, readers, writers and validation for them.
- * Everything is in one target namespace (catalog-contract §4.0 "Simplification").
+ * Everything is in one target namespace (docs/catalog-interface.md "Simplification").
  */
 
 /** XML Schema built-in types the generator can read and write. */

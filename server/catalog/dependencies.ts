@@ -1,7 +1,7 @@
 import type { CatalogStore } from '../storage/catalog/store.js';
 import type { Definitions } from './definitions.js';
 
-/** Who may see what beyond ownership (catalog-contract §4.0); who administers is soap/access.ts's. */
+/** Who may see what beyond ownership (docs/catalog-interface.md); who administers is soap/access.ts's. */
 export interface CatalogPolicy {
   /** DNs whose objects every caller may read. */
   readonly publicDns: readonly string[];

@@ -29,7 +29,7 @@ function checkParent(parent: Placed, childClass: CatalogAggregationType): void {
 
 /**
  * The parent of a new or moved object owned by `owner`: the named one, or by the no-parent rule
- * (catalog-contract §4.1) none for a PROJECT (a workspace root) and the owner's whiteboard for
+ * (docs/catalog-interface.md) none for a PROJECT (a workspace root) and the owner's whiteboard for
  * anything else. Null means "a root".
  */
 async function parentFor(w: CatalogWrites, owner: string, childClass: CatalogAggregationType, parentGuid: string | undefined): Promise<Placed | null> {
@@ -109,7 +109,7 @@ export async function createInitialTree(w: CatalogWrites, deps: CatalogDependenc
 
 /**
  * Move an object the caller owns (checked by the caller: check 1) under `parentGuid`, with the
- * checks of catalog-contract §4.2 #10 in their order, then the ownership of the new parent.
+ * checks of docs/catalog-operations.md #10 in their order, then the ownership of the new parent.
  * The owners' locks are held, so the cycle check and the move are one atomic step.
  */
 async function moveChecked(w: CatalogWrites, caller: string, object: ObjectRecord, parentGuid: string | undefined, newOwner: string | undefined, now: number): Promise<void> {
@@ -146,7 +146,7 @@ export async function createObject(deps: CatalogDependencies, request: CreateObj
       if (data.objectId.trim() === '') throw new Refusal('NO_GUID', 'objectId is empty');
       const existing = await item.object(data.objectId);
       if (existing && request.assignIfExists === true && existing.ownerDn === dn) {
-        // Single parent only (catalog-contract §4.4): assigning an existing object moves it.
+        // Single parent only (docs/catalog-interface.md): assigning an existing object moves it.
         await moveChecked(item, dn, existing, data.parentId, undefined, now);
         return;
       }

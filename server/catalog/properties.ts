@@ -73,7 +73,7 @@ export async function updateProperty(deps: CatalogDependencies, request: UpdateP
   }
 }
 
-/** Which instances a deleteProperty names (catalog-contract §4.2 #14). */
+/** Which instances a deleteProperty names (docs/catalog-operations.md #14). */
 function instancesToDelete(request: DeletePropertyType, instances: readonly InstanceRecord[], label: string): InstanceRecord[] {
   const count = instances.length;
   if (request.propertyRange) {
@@ -110,7 +110,7 @@ export async function deleteProperty(deps: CatalogDependencies, request: DeleteP
         throw new Refusal('PROPERTY_HAS_NO_INSTANCE', `${label} has no instance to delete`);
       }
       const doomed = instancesToDelete(target, instances, label);
-      // lastUpdate is mandatory in the schema; 0 or less means "do not check" (§4.2 #14).
+      // lastUpdate is mandatory in the schema; 0 or less means "do not check" (docs/catalog-operations.md, deleteProperty).
       if (target.lastUpdate > 0 && object.modifiedMs > target.lastUpdate) {
         throw new Refusal('PROPERTY_DELETE_TIMESTAMP', `${target.objectId} changed at ${object.modifiedMs}, after lastUpdate ${target.lastUpdate}`);
       }

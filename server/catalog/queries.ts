@@ -25,7 +25,7 @@ import { visibleOwners, type CatalogDependencies } from './dependencies.js';
 import { assembleResults, type ResultShape } from './results.js';
 import { fatalStatus, MISSING_DN, partialStatus, Refusal, SUCCESS, type Problem } from './status.js';
 
-/** allWorkspaceQuery without queryResultFormat (catalog-contract §4.2 #17). */
+/** allWorkspaceQuery without queryResultFormat (docs/catalog-operations.md #17). */
 const WORKSPACE_DEFAULT_FORMAT: QueryResultFormatType = {
   offset: 0,
   count: 0,
@@ -116,7 +116,7 @@ function objectCondition(object: QueryObjectType): ObjectCondition {
 }
 
 /**
- * A component's `negate` belongs to its queryObjectType match (catalog-contract §4.3: "matches C
+ * A component's `negate` belongs to its queryObjectType match (docs/catalog-operations.md: "matches C
  * as a queryObject"): "some related object that is not …". "No related object that is …" is a
  * negated queryOrSet around the component.
  */

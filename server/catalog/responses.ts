@@ -5,7 +5,7 @@ type Failures = { readonly [K in CatalogServiceOperation]: (status: CatalogOpera
 
 /**
  * Each operation's response when it fails: the status, plus the elements its schema requires
- * even then (catalog-contract §4.0 "required-element fill on failure").
+ * even then (docs/catalog-interface.md "required-element fill on failure").
  */
 const failures: Failures = {
   checkStatus: (status) => ({ catalogStat: [], catalogOperationStatus: status }),

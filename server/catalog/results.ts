@@ -15,7 +15,7 @@ import type { DescendantRecord, ElementRecord, ObjectRecord, PropertyRecord } fr
 import type { CatalogReads } from '../storage/catalog/store.js';
 import { storedClass } from './rules.js';
 
-/** Which objects below each target a result nests (catalog-contract §4.3 "Result assembly"). */
+/** Which objects below each target a result nests (docs/catalog-operations.md "Result assembly"). */
 export interface HierarchyShape {
   /** Deepest descendant level; 0 for the targets alone, undefined for whole subtrees. */
   readonly maxDepth: number | undefined;
@@ -81,7 +81,7 @@ function metadataElements(properties: readonly PropertyType[], filters: readonly
   for (const filter of filters) {
     for (const property of properties) {
       if (property.name !== filter.propertyName || property.source !== filter.propertySource) continue;
-      // The value shorthand is an element named like its property (catalog-contract §4.1).
+      // The value shorthand is an element named like its property (docs/catalog-interface.md).
       const leaves = [...(property.value !== undefined ? [{ name: property.name, source: property.source, value: property.value }] : []), ...(property.element ?? [])];
       for (const leaf of leaves) {
         if (leaf.name === filter.elementName && (leaf.source ?? property.source) === filter.elementSource) out.push({ name: filter.elementFilter ?? filter.elementName, value: leaf.value });

@@ -1,7 +1,7 @@
 import type { CatalogAggregationType } from '../../generated/soap/types.js';
 import { Refusal } from './status.js';
 
-/** Hierarchy levels of the object classes (catalog-contract §4.1); internal, never sent. */
+/** Hierarchy levels of the object classes (docs/catalog-interface.md); internal, never sent. */
 const LEVELS: Readonly<Record<CatalogAggregationType, number>> = {
   WHITEBOARD: 0,
   PROJECT: 1,

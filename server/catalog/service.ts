@@ -8,7 +8,7 @@ import { fatalStatus, MISSING_DN, SUCCESS } from './status.js';
 import { checkStatus, createUser, deleteUser, doesUserExist, queryUser, updateUser, whiteboardId } from './users.js';
 
 /**
- * The 18 operations of the catalog (catalog-contract §4.2) over one store. Business outcomes,
+ * The 18 operations of the catalog (docs/catalog-operations.md) over one store. Business outcomes,
  * failures included, are responses; what an operation throws (the database failing, a bug)
  * goes to the dispatcher's rejection (rejection.ts).
  */

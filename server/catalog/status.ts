@@ -2,7 +2,7 @@ import type { CatalogServiceOperation } from '../../generated/soap/service.js';
 import type { CatalogDeliveryType, CatalogOperationStatusType, CatalogStatusType, ErrorDetailType } from '../../generated/soap/types.js';
 
 /**
- * The status policy (catalog-contract §4.0, XMC Cat's W-CAT table in §2.0): a response says
+ * The status policy (docs/catalog-interface.md, XMC Cat's W-CAT table in §2.0): a response says
  * OPERATION_SUCCESSFUL, NOT_SCHEMA_VALID, UNHANDLED_EXCEPTION or its operation's own fatal or
  * partial code; the specific cause goes in the operationSummary.
  */

@@ -1,16 +1,19 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
 import { StorageUnavailable } from '../storage/errors.js';
-import { HttpError, errorBody, type ErrorDetail } from './errors.js';
+import { HttpError, errorBody, isErrorStatus, type ErrorDetail, type ErrorStatus } from './errors.js';
 
-const EMPTY_STATUS_MESSAGES: Readonly<Record<number, string>> = {
+const EMPTY_STATUS_MESSAGES: Readonly<Partial<Record<number, string>>> = {
   404: 'no such collection or path',
   405: 'method not allowed on this path',
   501: 'method not implemented',
 };
 
+/** Response headers an error answer keeps. */
+const KEPT_ON_ERROR = /^(x-request-id|vary|access-control-.*)$/i;
+
 interface Presented {
-  status: number;
+  status: ErrorStatus;
   message: string;
   details: readonly ErrorDetail[];
   headers: Readonly<Record<string, string>>;
@@ -24,7 +27,7 @@ function present(error: unknown): Presented {
   // Koa's own client errors (ctx.throw, http-errors) carry `expose` when their message is safe.
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
-    return { status, message: (error as Error).message, details: [], headers: {} };
+    return { status: isErrorStatus(status) ? status : 400, message: (error as Error).message, details: [], headers: {} };
   }
   return { status: 500, message: 'internal error; the request id identifies it in the server log', details: [], headers: {} };
 }
@@ -39,21 +42,26 @@ export function errorHandler(logger: Logger): Middleware {
       await next();
       const status = ctx.status;
       const message = EMPTY_STATUS_MESSAGES[status];
-      if (message !== undefined && (ctx.body === undefined || ctx.body === null)) {
+      if (message !== undefined && isErrorStatus(status) && (ctx.body === undefined || ctx.body === null)) {
         ctx.type = 'application/json';
         ctx.body = errorBody(status, message, [], ctx.state.requestId);
+        ctx.state.reason = message;
         // Assigning a body makes Koa's implicit 404 a 200; keep the status.
         ctx.status = status;
       }
     } catch (error) {
       const presented = present(error);
       if (presented.status >= 500) logger.error({ requestId: ctx.state.requestId, err: error }, 'request failed');
-      // Headers set for a success (ETag, Location, Content-Type) do not belong on the error.
-      for (const name of Object.keys(ctx.response.headers)) if (name.toLowerCase() !== 'x-request-id') ctx.remove(name);
+      // Headers set for a success (ETag, Location, Content-Type) do not belong on the error; the
+      // request id and the CORS headers (set before the request was handled) do.
+      for (const name of Object.keys(ctx.response.headers)) if (!KEPT_ON_ERROR.test(name)) ctx.remove(name);
       for (const [name, value] of Object.entries(presented.headers)) ctx.set(name, value);
       ctx.status = presented.status;
       ctx.type = 'application/json';
       ctx.body = errorBody(presented.status, presented.message, presented.details, ctx.state.requestId);
+      // For the access log line: what was wrong, and where (the first detail's pointer or parameter).
+      const first = presented.details[0];
+      ctx.state.reason = first ? `${presented.message} (${first.path}: ${first.message})` : presented.message;
     }
   };
 }

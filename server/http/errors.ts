@@ -1,40 +1,37 @@
 /**
- * The one error shape of the HTTP interface (rest-contract §7):
- * `{ "error": { "status", "message", "details"?, "requestId"? } }`.
+ * The one error shape of the HTTP interface: `{ "error": { "status", "message", "details"?,
+ * "requestId"? } }`. The shape and the statuses come from the generator's error table
+ * (generated/rest/errors.ts), as do the OpenAPI description's and the client's.
  */
+import { ERROR_STATUSES, type ErrorBody, type ErrorDetail, type ErrorStatus } from '../../generated/rest/errors.js';
 
-export interface ErrorDetail {
-  /** JSON pointer into the request body, or the name of the offending parameter or header. */
-  readonly path: string;
-  readonly message: string;
-}
+export type { ErrorBody, ErrorDetail, ErrorStatus };
 
 /** An error whose status and message are meant for the client. */
 export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly details: readonly ErrorDetail[] = [],
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
+  readonly status: ErrorStatus;
+  readonly details: readonly ErrorDetail[];
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(status: ErrorStatus, message: string, details: readonly ErrorDetail[] = [], headers: Readonly<Record<string, string>> = {}) {
     super(message);
     this.name = 'HttpError';
+    this.status = status;
+    this.details = details;
+    this.headers = headers;
   }
 }
 
-export interface ErrorBody {
-  readonly error: {
-    readonly status: number;
-    readonly message: string;
-    readonly details?: readonly ErrorDetail[];
-    readonly requestId?: string;
-  };
+const KNOWN: ReadonlySet<number> = new Set(ERROR_STATUSES);
+
+/** True for the statuses the error table lists. */
+export function isErrorStatus(status: number): status is ErrorStatus {
+  return KNOWN.has(status);
 }
 
 /** At most this many details go into one answer; a 10,000-item array can fail 10,000 ways. */
 const MAX_DETAILS = 100;
 
-export function errorBody(status: number, message: string, details: readonly ErrorDetail[], requestId: string | undefined): ErrorBody {
+export function errorBody(status: ErrorStatus, message: string, details: readonly ErrorDetail[], requestId: string | undefined): ErrorBody {
   return {
     error: {
       status,

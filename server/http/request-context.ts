@@ -4,6 +4,20 @@ import type { Logger } from '../log.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Query parameters whose values are credentials, and values that look like this service's tokens. */
+const SECRET_PARAMETER = /(^|&)([^=&]*(?:token|key|secret|password|passwd|auth|signature)[^=&]*)=[^&]*/gi;
+const TOKEN_VALUE = /tc_[A-Za-z0-9_-]{16,}/g;
+const MAX_LOGGED = 512;
+
+function shorten(text: string): string {
+  return text.length > MAX_LOGGED ? `${text.slice(0, MAX_LOGGED)}…` : text;
+}
+
+/** The query string as logged: credentials masked, cut at 512 characters. */
+export function loggedQuery(query: string): string {
+  return shorten(query.replace(SECRET_PARAMETER, '$1$2=***').replace(TOKEN_VALUE, '***'));
+}
+
 /**
  * Gives every request an id (the client's `X-Request-Id` when it is sane) and writes one access
  * log line when the response is done, including streamed and aborted ones.
@@ -16,12 +30,17 @@ export function requestContext(logger: Logger): Middleware {
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     ctx.res.once('close', () => {
+      const status = ctx.res.writableFinished ? ctx.status : 499;
+      // A client's mistake is found from the log alone: the query it sent and what was wrong.
+      const mistake = status >= 400 && status < 500 && status !== 499;
       logger.info(
         {
           requestId,
           method: ctx.method,
-          path: ctx.path.length > 512 ? `${ctx.path.slice(0, 512)}…` : ctx.path,
-          status: ctx.res.writableFinished ? ctx.status : 499,
+          path: shorten(ctx.path),
+          status,
+          ...(mistake && ctx.querystring !== '' ? { query: loggedQuery(ctx.querystring) } : {}),
+          ...(mistake && typeof ctx.state.reason === 'string' ? { reason: shorten(ctx.state.reason) } : {}),
           ...(ctx.state.operation ? { operation: ctx.state.operation } : {}),
           ms: Math.round((performance.now() - started) * 100) / 100,
         },

@@ -1,5 +1,5 @@
 /**
- * The UNIS query language (rest-contract §5), parsed from the raw query string into its syntax
+ * The UNIS query language (docs/rest-interface.md), parsed from the raw query string into its syntax
  * tree (syntax.ts). Typing (typing.ts) then gives it meaning; the SQL compiler of storage and the
  * matcher of events (match.ts) evaluate the typed tree.
  *

@@ -15,7 +15,7 @@ const COLUMNS: ReadonlyMap<string, { readonly column: 'id' | 'ts'; readonly type
   ['id', { column: 'id', type: 'string' }],
   ['ts', { column: 'ts', type: 'number' }],
 ] as const);
-/** UNIS compares these as numbers even when untyped (rest-contract §5). */
+/** UNIS compares these as numbers even when untyped (docs/rest-interface.md). */
 const NUMERIC_BY_CONVENTION = new Set(['ts', 'ttl']);
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 

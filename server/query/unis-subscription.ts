@@ -29,7 +29,7 @@ function pattern(key: string, source: unknown, field: readonly string[], fields:
 }
 
 /**
- * A UNIS subscription query (rest-contract §11, unis-clients.md §3) as conditions for the
+ * A UNIS subscription query (docs/subscriptions.md) as conditions for the
  * matcher: each key a dotted path; a scalar is equality; an object holds operators `gt`, `gte`,
  * `lt`, `lte`, `equal`, `in` (a list) and `reg` (RE2), all of which must hold. Values compare
  * with their own JSON type. Anything else is a QueryError naming the key.

@@ -5,7 +5,7 @@ import type { ServiceFacts } from '../storage/service-facts.js';
 const REFRESH_INTERVAL_MS = 1_000;
 
 /**
- * UNIS's schema addresses: clients written for UNIS send them (rest-contract §2). Every published
+ * UNIS's schema addresses: clients written for UNIS send them (docs/rest-interface.md). Every published
  * version under both of UNIS's hosts, and the exnode directory (`exnode/<n>`) of Exnode and Extent.
  */
 const UNIS_SCHEMA_BASE = /^https?:\/\/unis\.(incntre|crest)\.iu\.edu\/schema\/(20120709|20140214|20151104|20160630|exnode\/\d{1,3})$/;

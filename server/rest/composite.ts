@@ -31,7 +31,7 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** `$.<path>[?(@.<field>=="<value>")]`: the JSONPath form UNIS's encoder writes (rest-contract §10). */
+/** `$.<path>[?(@.<field>=="<value>")]`: the JSONPath form UNIS's encoder writes (docs/rest-interface.md). */
 const JSON_PATH = /^\$((?:\.[A-Za-z0-9_$@:-]+)+)\[\?\(@((?:\.[A-Za-z0-9_$@:-]+)+)\s*==\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\)\]$/;
 
 function escapeToken(token: string | number): string {
@@ -39,7 +39,7 @@ function escapeToken(token: string | number): string {
 }
 
 /**
- * A POST body as the resources to store (rest-contract §10, composite insert). Reference arrays
+ * A POST body as the resources to store (docs/rest-interface.md, composite insert). Reference arrays
  * that the kind's schema marks `x-embed` may hold whole resources instead of references: each
  * becomes a resource of its own kind (its `$schema`'s, else the array's), recursively, and is
  * replaced by a reference to it. `href`s that are JSON Pointers into the posted document

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Expectation } from '../storage/resource-store.js';
 
 /**
- * Validators of a representation (rest-contract §5): a strong ETag that changes whenever `ts`
+ * Validators of a representation (docs/rest-interface.md): a strong ETag that changes whenever `ts`
  * does, and Last-Modified from `ts`. A projection (`fields=`) is another representation, so it
  * gets its own ETag.
  */

@@ -7,6 +7,7 @@ import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
+import { homePage, mountDocs } from './docs.js';
 import type { Representations } from './representation.js';
 
 export interface DiscoveryOptions {
@@ -17,7 +18,7 @@ export interface DiscoveryOptions {
 }
 
 /**
- * What a client needs to find its way (rest-contract §1): the collections in UNIS's shape
+ * What a client needs to find its way (docs/rest-interface.md): the collections in UNIS's shape
  * (`GET /`), the service's identity (`GET /about`), the health of the storage (`GET /health`),
  * the API description (`GET /openapi.json`) and each schema at its address when that address
  * lies under the service's own base URL.
@@ -26,14 +27,16 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
-  const collections = JSON.stringify(
-    kinds.map((k) => ({
-      href: `${baseUrl}/${k.collection}`,
-      rel: 'full',
-      targetschema: { type: 'array', items: { rel: 'full', href: representations.schemaAddress(k) } },
-    })),
-  );
+  const entries = kinds.map((k) => ({ href: `${baseUrl}/${k.collection}`, schema: representations.schemaAddress(k) }));
+  const collections = JSON.stringify(entries.map(({ href, schema }) => ({ href, rel: 'full', targetschema: { type: 'array', items: { rel: 'full', href: schema } } })));
+  const page = homePage(entries);
   router.get('/', (ctx) => {
+    // A browser (which prefers HTML) gets a page linking the API reference; every other client the list.
+    if (ctx.accepts('application/json', 'text/html') === 'text/html') {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = page;
+      return;
+    }
     ctx.type = 'application/json';
     ctx.body = collections;
   });
@@ -42,6 +45,8 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   router.get('/about', async (ctx) => {
     ctx.body = { uid: await facts.uid(), haschild: false, depth: 0 };
   });
+
+  mountDocs(router);
 
   router.get('/health', async (ctx) => {
     await store.ping();

@@ -24,7 +24,7 @@ export interface RestDependencies {
 
 type Operation = (context: OperationContext) => (kind: KindDescriptor) => RouterMiddleware;
 
-/** Every collection operation needs the scope of its method (rest-contract §8). */
+/** Every collection operation needs the scope of its method (docs/rest-interface.md). */
 function guarded(operation: Operation, context: OperationContext) {
   const bind = operation(context);
   return (kind: KindDescriptor): RouterMiddleware => {
@@ -37,7 +37,7 @@ function guarded(operation: Operation, context: OperationContext) {
 }
 
 /**
- * The six operations of every collection (rest-contract §3–5), one file each under
+ * The six operations of every collection (docs/rest-interface.md), one file each under
  * operations/, bound to each kind by the generated routes.
  */
 export function createRestHandlers({ store, representations, limits, events }: RestDependencies): RestHandlers {

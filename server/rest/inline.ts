@@ -12,7 +12,7 @@ function isReference(value: unknown): value is { href: string } {
 }
 
 /**
- * `inline` (rest-contract §5, UNIS HEAD, dlt-web): references `{href, rel: "full"}` to this
+ * `inline` (docs/rest-interface.md, UNIS HEAD, dlt-web): references `{href, rel: "full"}` to this
  * service's resources, under any base it has had, are replaced by the newest representation of
  * the resource they name, one level deep (the inlined resources keep their own references).
  * A reference to a resource that does not exist (any more) stays as it is. One instance serves

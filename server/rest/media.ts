@@ -7,7 +7,7 @@ export const PERFSONAR_JSON = 'application/perfsonar+json';
 export const JSON_TYPE = 'application/json';
 export const MERGE_PATCH = 'application/merge-patch+json';
 
-/** Body types every write accepts (rest-contract §2); UNIS clients send perfsonar+json. */
+/** Body types every write accepts (docs/rest-interface.md); UNIS clients send perfsonar+json. */
 const RESOURCE_TYPES = [TOPOLOGY_JSON, JSON_TYPE, PERFSONAR_JSON];
 
 interface MediaType {

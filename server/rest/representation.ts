@@ -8,7 +8,7 @@ import type { OwnAddresses } from './addresses.js';
  * change of PUBLIC_URL or SCHEMA_BASE changes every answer and no stored document).
  */
 const DERIVED = new Set(['$schema', 'selfRef']);
-/** Members the server owns; a client's values for them are replaced (rest-contract §3). */
+/** Members the server owns; a client's values for them are replaced (docs/rest-interface.md). */
 const SERVER_FIELDS = new Set([...DERIVED, 'id', 'ts']);
 
 export interface Incoming {
@@ -74,7 +74,7 @@ export class Representations {
     }
   }
 
-  /** The kind a schema address names: ours under any of our bases, or UNIS's (rest-contract §2). */
+  /** The kind a schema address names: ours under any of our bases, or UNIS's (docs/rest-interface.md). */
   schemaNaming(address: string): SchemaNaming {
     const plain = address.endsWith('#') ? address.slice(0, -1) : address;
     const slash = plain.lastIndexOf('/');

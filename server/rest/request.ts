@@ -44,6 +44,7 @@ export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: Qu
  */
 export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
   const id = ctx.params.id!;
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
   return id;
 }
@@ -53,7 +54,7 @@ export function requireObject(value: unknown, what: string): Record<string, unkn
   return value as Record<string, unknown>;
 }
 
-/** A `ts` the client sent, which a write must not replay (rest-contract §3). */
+/** A `ts` the client sent, which a write must not replay (docs/rest-interface.md). */
 export function clientTs(body: Record<string, unknown>): number | undefined {
   return typeof body.ts === 'number' && Number.isSafeInteger(body.ts) ? body.ts : undefined;
 }

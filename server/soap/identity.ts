@@ -1,6 +1,6 @@
 import type { XmlNode } from '../../generated/soap/runtime.js';
 
-/** Header namespaces that carry the caller's DN (catalog-contract §4.0). */
+/** Header namespaces that carry the caller's DN (docs/catalog-interface.md). */
 const USERNAME_NAMESPACES = new Set([
   // XMC Cat's clients spell it without the hyphen; that is the one they send.
   'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wsswssecurity-secext-1.0.xsd',

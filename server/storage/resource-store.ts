@@ -70,7 +70,7 @@ interface CurrentRow {
 }
 
 /**
- * Versioned documents (rest-contract §3–5). Every write appends to `resource_history` and
+ * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and
  * replaces the row in `resource_current`, in one transaction, under a per-resource lock that
  * the dialect provides, so `ts` is strictly increasing per resource even across processes, and
  * numbers its changes in the event log (events.ts). Nothing is ever updated in place in the

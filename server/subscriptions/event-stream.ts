@@ -44,7 +44,7 @@ function sseEvent(change: Published, fields: ParsedQuery['fields']): string {
 
 /**
  * `GET /<collection>` or `GET /<collection>/<id>` with `Accept: text/event-stream`
- * (rest-contract §11): the changes of the collection (or resource) whose representation the
+ * (docs/subscriptions.md): the changes of the collection (or resource) whose representation the
  * query selects, with exactly a list query's conditions (`fields=` projects each one too), as
  * they are committed. With `Last-Event-ID`, the changes after that event come first, from the
  * stored event log, so a client that reconnects misses none and gets none twice, whichever

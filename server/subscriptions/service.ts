@@ -34,7 +34,7 @@ export interface Subscriptions {
 }
 
 /**
- * Publish/subscribe of changes (rest-contract §11) for one process: the change feed over the
+ * Publish/subscribe of changes (docs/subscriptions.md) for one process: the change feed over the
  * event log, the hub of subscriptions, UNIS's WebSocket endpoints and the event streams, under
  * one admission limit. Writes of this process poke the feed as they commit.
  */

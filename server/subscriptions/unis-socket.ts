@@ -56,7 +56,7 @@ function refuse(socket: Duplex, status: number, reason: string, message: string,
 }
 
 /**
- * UNIS's publish/subscribe protocol over WebSockets (rest-contract §11, unis-clients.md §3), on
+ * UNIS's publish/subscribe protocol over WebSockets (docs/subscriptions.md), on
  * the server's own port: subscriptions from the URL (`/subscribe/<collection>[/<id>]`, `query=`,
  * `fields=`) and from messages on the open socket; frames of every committed change that
  * matches. With tokens configured, the `read` scope is needed (the `Authorization` header, or

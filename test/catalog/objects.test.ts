@@ -32,7 +32,7 @@ describe('SOAP catalog: objects', function () {
     await catalog?.stop();
   });
 
-  // Parent rule (catalog-contract §4.1): the whiteboard takes anything, COLLECTION takes
+  // Parent rule (docs/catalog-interface.md): the whiteboard takes anything, COLLECTION takes
   // COLLECTION, otherwise the parent's level must be above the child's; FILE has no children.
   const parentRule: [string, { given: Pick<CatalogDataType, 'objectClass' | 'parentId'>; want: CatalogStatusType | 'OK' }][] = [
     ['a PROJECT in the whiteboard', { given: { objectClass: 'PROJECT', parentId: 'WB' }, want: 'OK' }],
@@ -178,7 +178,7 @@ describe('SOAP catalog: objects', function () {
       await bob.createObject({ catalogData: [object('bob/E', 'EXPERIMENT', 'bob/P')], errorDeliveryMethod: DIRECT });
     });
 
-    // catalog-contract §4.2 #10: each case breaks its check and some later ones, so the cause
+    // docs/catalog-operations.md #10: each case breaks its check and some later ones, so the cause
     // shows that the checks run in the contract's order.
     const checks: [string, { objectId: string; parentId: string; newUserId?: string }, CatalogStatusType][] = [
       ['1: an unknown object (and an unknown parent)', { objectId: 'm/none', parentId: 'no/such' }, 'OBJECT_MISSING'],

@@ -217,7 +217,7 @@ describe('SOAP catalog: queries', function () {
       ['a negated contextQuery', { given: { target: collections(), context: { negate: true, queryComponent: [component('PROJECT', 'PARENT', { objectId: 'proj/storm' })] } }, want: ['arc/c', 'col/calm', 'col/loose', 'pub/c'] }],
       ['a negated queryOrSet', { given: { target: collections(), context: { queryOrSet: [{ negate: true, queryComponent: [component('PROJECT', 'PARENT'), component('EXPERIMENT', 'PARENT')] }] } }, want: ['arc/c', 'col/loose'] }],
       [
-        "a negated component negates its object match: some ancestor that is not a PROJECT",
+        'a negated component negates its object match: some ancestor that is not a PROJECT',
         { given: { target: collections(), context: { queryComponent: [component('PROJECT', 'PARENT', { negate: true })] } }, want: ['arc/c', 'col/calm', 'col/loose', 'col/nam', 'col/nam-sub', 'col/obs', 'col/wrf'] },
       ],
       ['public objects have public context', { given: { target: collections(), context: { queryComponent: [component('PROJECT', 'DIRECT_PARENT', { objectId: 'pub/p' })] } }, want: ['pub/c'] }],

@@ -8,6 +8,7 @@ import {
   TopologyClient,
   type NodeFields,
 } from '../../generated/client/rest.js';
+import { conformingFetch } from '../helpers/openapi.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /** The generated REST client driving a full CRUD and query flow against a real server. */
@@ -16,36 +17,44 @@ describe('generated REST client', function () {
   let client: TopologyClient;
   before(async () => {
     server = await startServer();
-    client = new TopologyClient({ baseUrl: server.url });
+    client = new TopologyClient({ baseUrl: server.url, fetch: conformingFetch });
   });
   after(async () => {
     await server.stop();
   });
 
-  it('creates, reads, replaces, patches and deletes', async () => {
-    const node = await client.nodes.create({ name: 'sdk-1', urn: 'urn:sdk:1', location: { institution: 'IU' } });
+  it('creates, reads, replaces, patches and deletes, each answer with its ETag', async () => {
+    const { value: node, etag } = await client.nodes.create({ name: 'sdk-1', urn: 'urn:sdk:1', location: { institution: 'IU' } });
     assert.ok(node.id && node.ts);
-    assert.deepEqual(await client.nodes.get(node.id!), node);
+    assert.equal(etag, `"${node.ts}"`);
+    const read = await client.nodes.get(node.id);
+    assert.deepEqual(read.value, node);
+    assert.equal(read.etag, etag);
+    assert.ok(read.lastModified);
 
-    const replaced = await client.nodes.replace(node.id!, { name: 'sdk-1b', location: { institution: 'IU' } });
-    assert.equal(replaced.name, 'sdk-1b');
-    assert.equal(replaced.urn, undefined);
+    const replaced = await client.nodes.replace(node.id, { name: 'sdk-1b', location: { institution: 'IU' } }, { ifMatch: etag });
+    assert.equal(replaced.value.name, 'sdk-1b');
+    assert.equal(replaced.value.urn, undefined);
+    assert.equal(replaced.etag, `"${replaced.value.ts}"`);
 
-    const patched = await client.nodes.patch(node.id!, { urn: 'urn:sdk:1b', location: null });
-    assert.equal(patched.urn, 'urn:sdk:1b');
-    assert.equal(patched.location, undefined);
+    const patched = await client.nodes.patch(node.id, { urn: 'urn:sdk:1b', location: null }, { ifMatch: replaced.etag });
+    assert.equal(patched.value.urn, 'urn:sdk:1b');
+    assert.equal(patched.value.location, undefined);
+    assert.notEqual(patched.etag, replaced.etag);
 
-    assert.deepEqual(await client.nodes.get(node.id!, { ts: node.ts! }), node);
-    const history = await client.nodes.history(node.id!);
-    assert.deepEqual(history.map((v) => v.ts), [patched.ts, replaced.ts, node.ts]);
+    assert.deepEqual((await client.nodes.get(node.id, { ts: node.ts })).value, node);
+    const history = await client.nodes.history(node.id);
+    assert.deepEqual(history.map((v) => v.ts), [patched.value.ts, replaced.value.ts, node.ts]);
 
-    await client.nodes.delete(node.id!);
-    await assert.rejects(client.nodes.get(node.id!), NotFoundError);
+    await assert.rejects(client.nodes.delete(node.id, { ifMatch: etag }), PreconditionFailedError);
+    await client.nodes.delete(node.id, { ifMatch: patched.etag });
+    await assert.rejects(client.nodes.get(node.id), NotFoundError);
   });
 
-  it('creates many, all or nothing', async () => {
+  it('creates many, all or nothing, with the ETag GET would give each', async () => {
     const created = await client.ports.createMany([{ name: 'p-a', capacity: 10 }, { name: 'p-b', capacity: 20 }]);
     assert.equal(created.length, 2);
+    for (const { value, etag } of created) assert.equal((await client.ports.get(value.id!)).etag, etag);
     const failure = await client.ports.createMany([{ name: 'p-c' }, { capacity: 'fast' as unknown as number }]).catch((e: unknown) => e);
     assert.ok(failure instanceof BadRequestError);
     assert.deepEqual(failure.details.map((d) => d.path), ['/1/capacity']);
@@ -85,7 +94,7 @@ describe('generated REST client', function () {
   });
 
   it('conditional GET and If-Match', async () => {
-    const node = await client.nodes.create({ name: 'cond' });
+    const { value: node } = await client.nodes.create({ name: 'cond' });
     const first = await client.nodes.getIfChanged(node.id!);
     assert.equal(first.notModified, false);
     const again = await client.nodes.getIfChanged(node.id!, first.etag);
@@ -96,7 +105,7 @@ describe('generated REST client', function () {
 
   it('raises typed errors carrying the error body', async () => {
     const created = await client.nodes.create({ id: 'sdk-dup' });
-    const error = await client.nodes.create({ id: 'sdk-dup', ts: created.ts! }).catch((e: unknown) => e);
+    const error = await client.nodes.create({ id: 'sdk-dup', ts: created.value.ts! }).catch((e: unknown) => e);
     assert.ok(error instanceof ConflictError);
     assert.equal(error.body.error.status, 409);
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { get, post } from '../helpers/http.js';
+import { codeBlocks } from '../helpers/consumer.js';
 import { copyProject, generate, run } from '../helpers/project.js';
-import { startServer } from '../helpers/server.js';
+import { projectRoot, startServer } from '../helpers/server.js';
 
 /** Adding a kind is schema-only: a schema file, `npm run generate`, a build, and it is served. */
 describe('a new kind from a schema alone', function () {
@@ -13,8 +14,12 @@ describe('a new kind from a schema alone', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('gets a validated, queryable collection with no hand-written code', async () => {
+  it('gets a validated, queryable collection with no hand-written code, the README\'s example schema too', async () => {
     dir = await copyProject();
+    // "Add a kind" in the README, followed literally: its example schema file.
+    const [example] = codeBlocks(await readFile(path.join(projectRoot, 'README.md'), 'utf8'), 'json');
+    assert.ok(example, 'the README has an example schema');
+    await writeFile(path.join(dir, 'schemas/rack.json'), example);
     await writeFile(
       path.join(dir, 'schemas/measurement.json'),
       JSON.stringify({
@@ -44,6 +49,11 @@ describe('a new kind from a schema alone', function () {
       assert.equal(schema.body.title, 'Measurement');
       const openapi = await get(`${server.url}/openapi.json`);
       assert.ok(openapi.body.paths['/measurements/{id}']);
+
+      const rack = await post(`${server.url}/racks`, { name: 'rack-1', row: 'A', node: { href: `${server.url}/nodes/n1`, rel: 'full' } });
+      assert.equal(rack.status, 201, rack.text);
+      assert.equal((await post(`${server.url}/racks`, { row: 7 })).status, 400, 'row is a string');
+      assert.deepEqual((await get(`${server.url}/racks?row=A`)).body.map((r: { name: string }) => r.name), ['rack-1']);
     } finally {
       await server.stop();
     }

@@ -1,3 +1,5 @@
+import { checkAnswer } from './openapi.js';
+
 /** A parsed HTTP answer: status, headers, and the body as text and (when it is JSON) as a value. */
 export interface Answer<T = any> {
   readonly status: number;
@@ -27,12 +29,13 @@ export async function request<T = any>(method: string, url: string, options: Req
   }
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
+  checkAnswer({ method, url, status: response.status, contentType: response.headers.get('content-type'), requestId: response.headers.get('x-request-id'), text });
   return { status: response.status, headers: response.headers, text, body: parsed as T };
 }
 

@@ -8,7 +8,7 @@ import { projectRoot } from './server.js';
 export const run = promisify(execFile);
 
 /** Sources a copy of the project needs; node_modules is linked, not copied. */
-const PARTS = ['package.json', 'tsconfig.json', 'generator', 'schemas', 'wsdl', 'generated', 'server', 'test', 'bench'];
+const PARTS = ['package.json', 'tsconfig.json', 'generator', 'schemas', 'wsdl', 'generated', 'server', 'test', 'bench', 'tools'];
 
 /** A private copy of the project to change without touching the real one. */
 export async function copyProject(): Promise<string> {

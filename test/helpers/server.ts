@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
-/** The compiled project root (tests run from dist/test). */
-export const distRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const projectRoot = path.resolve(distRoot, '..');
+import { describeServer } from './openapi.js';
+import { distRoot } from './paths.js';
+
+export { distRoot, projectRoot } from './paths.js';
 
 export interface LogLine {
   readonly level: number;
@@ -89,6 +89,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let url: string;
   try {
     url = await listening;
+    // A server of a project copy serves that copy's description.
+    if (options.entry) describeServer(url, path.resolve(path.dirname(options.entry), '../..'));
   } catch (error) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;

@@ -3,7 +3,6 @@ import WebSocket from 'ws';
 
 import { eventually } from './wait.js';
 
-
 export interface Frame {
   readonly headers?: { readonly action: string; readonly collection: string; readonly id: string };
   readonly data?: any;

@@ -68,7 +68,8 @@ function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
   );
   // A document's value, written typed or untyped (untyped, typing decides what it compares as).
   const knownValue = (value: string | number | boolean) => fc.constantFrom<{ text: string; type?: ValueType }>({ text: String(value) }, { text: String(value), type: typeOf(value) });
-  const fromDocs = known.length === 0 ? [] : [fc.constantFrom(...known).chain(({ path, value }) => fc.record({ field: fc.constant(path), operator: operators, values: fc.array(fc.oneof(knownValue(value), randomValue), { minLength: 1, maxLength: 3 }) }))];
+  const fromDocs =
+    known.length === 0 ? [] : [fc.constantFrom(...known).chain(({ path, value }) => fc.record({ field: fc.constant(path), operator: operators, values: fc.array(fc.oneof(knownValue(value), randomValue), { minLength: 1, maxLength: 3 }) }))];
   return fc.oneof(fc.record({ field: randomPath, operator: operators, values: fc.array(randomValue, { minLength: 1, maxLength: 3 }) }), ...fromDocs).map(({ field, operator, values }) => ({
     field,
     operator,

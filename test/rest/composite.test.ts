@@ -58,7 +58,7 @@ function generatedNetwork(hostsPerSwitch: number, switchesPerAgg: number, cores:
   return net;
 }
 
-/** Composite insert (rest-contract §10): containers that carry whole resources. */
+/** Composite insert (docs/rest-interface.md): containers that carry whole resources. */
 describe('REST composite insert', function () {
   let server: RunningServer;
   const count = async (collection: string) => ((await get(`${server.url}/${collection}?fields=id`)).body as unknown[]).length;

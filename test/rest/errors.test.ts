@@ -19,7 +19,7 @@ function assertError(answer: Answer, status: number, detailPath?: string): void 
   }
 }
 
-describe('REST errors (rest-contract §7)', function () {
+describe('REST errors (docs/rest-interface.md)', function () {
   let server: RunningServer;
   let nodes: string;
   before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { get, post, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-/** Content types, profiles and schema addresses (rest-contract §2). */
+/** Content types, profiles and schema addresses (docs/rest-interface.md). */
 describe('REST media types', function () {
   let server: RunningServer;
   let nodes: string;

@@ -3,7 +3,7 @@ import { collections, samples } from '../helpers/fixtures.js';
 import { del, get, patch, post, put, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-/** Every row of the interface's operation table, for every kind (rest-contract §1). */
+/** Every row of the interface's operation table, for every kind (docs/rest-interface.md). */
 describe('REST operations of every collection', function () {
   let server: RunningServer;
   before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { get, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-/** Each form of the query language (rest-contract §5), through HTTP, over ports. */
+/** Each form of the query language (docs/rest-interface.md), through HTTP, over ports. */
 describe('REST query language', function () {
   let server: RunningServer;
   let ports: string;

@@ -3,7 +3,7 @@ import { get, patch, post, put, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /**
- * The rows of the REST contract that UNIS clients rely on (rest-contract §3–§6, §9): versions by
+ * The rows of the REST contract that UNIS clients rely on (docs/rest-interface.md): versions by
  * re-POST, replays, create-only, touch, the reserved query parameters, unique, inline, derived
  * members, and the kinds' UNIS spellings.
  */

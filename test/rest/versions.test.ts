@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { del, get, patch, post, put, request } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-/** Versions, ?ts=, deletion and the validators of conditional requests (rest-contract §3–5). */
+/** Versions, ?ts=, deletion and the validators of conditional requests (docs/rest-interface.md). */
 describe('REST versions and conditional requests', function () {
   let server: RunningServer;
   let paths: string;

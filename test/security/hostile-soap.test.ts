@@ -104,7 +104,7 @@ describe('hostile input to the SOAP catalog', function () {
   it('treats SQL in value comparisons, object ids and the DN as data', async () => {
     const me = catalog.client(OWNER);
     const value = await me.query({
-      queryTarget: { aggrType: 'COLLECTION', queryProperty: [{ name: 'grid', source: 'LEAD', queryElement: [{ name: 'dx', source: 'LEAD', queryValueElement: { value: "25 OR 1=1", comparison: 'EQ' } }] }] },
+      queryTarget: { aggrType: 'COLLECTION', queryProperty: [{ name: 'grid', source: 'LEAD', queryElement: [{ name: 'dx', source: 'LEAD', queryValueElement: { value: '25 OR 1=1', comparison: 'EQ' } }] }] },
       queryResultFormat: format(),
     });
     assert.deepEqual(ids(value), []);

@@ -22,7 +22,7 @@ const configured = JSON.stringify({
 });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Bearer tokens and scopes (rest-contract §8). */
+/** Bearer tokens and scopes (docs/rest-interface.md). */
 describe('authentication with bearer tokens', function () {
   let server: RunningServer;
   let nodes: string;
@@ -68,8 +68,8 @@ describe('authentication with bearer tokens', function () {
 
   it('the generated client sends its token and raises UnauthorizedError', async () => {
     const client = new TopologyClient({ baseUrl: server.url, token: TOKENS.writer });
-    const node = await client.nodes.create({ name: 'sdk' });
-    assert.equal((await client.nodes.get(node.id!)).name, 'sdk');
+    const { value: node } = await client.nodes.create({ name: 'sdk' });
+    assert.equal((await client.nodes.get(node.id!)).value.name, 'sdk');
     const anonymous = new TopologyClient({ baseUrl: server.url });
     await assert.rejects(anonymous.nodes.list(), UnauthorizedError);
   });

@@ -7,7 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { distRoot, startServer, type LogLine, type RunningServer } from '../helpers/server.js';
 import { eventually } from '../helpers/wait.js';
 
-
 interface Reply {
   readonly status: number;
   readonly requestId: string;
@@ -36,7 +35,6 @@ function fresh(method: string, url: string, body?: unknown): Promise<Reply> {
     req.end(text);
   });
 }
-
 
 /** The pid of the process that logged the request, from its `request` line. */
 function servedBy(server: RunningServer, reply: Reply): Promise<number> {
@@ -112,7 +110,7 @@ describe('worker mode (--workers N)', function () {
   it('serves through two worker processes on one port and one database, and SIGTERM stops them all with 0', async () => {
     // The flag wins over WORKERS.
     const server = await startServer({ database, args: ['--workers', '2'], env: { WORKERS: '3' } });
-    let pids: number[] = [];
+    let pids: number[];
     try {
       const listening = server.logs.filter((l) => l.msg === 'listening');
       assert.equal(listening.length, 1, 'one listening line, the primary\'s');

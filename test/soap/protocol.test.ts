@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
 import * as codecs from '../../generated/soap/codecs.js';
-import { parseXml } from '../../generated/soap/runtime.js';
+import { type parseXml } from '../../generated/soap/runtime.js';
 import { assertStatus, DIRECT, SOAP11, startCatalog, TYPES_NS, USERNAME_NS, type CatalogServer, type RawAnswer } from '../helpers/catalog.js';
 import { engine } from '../helpers/database.js';
 
@@ -128,7 +128,8 @@ describe('SOAP endpoint: protocol, hostile XML and schema errors', function () {
 
   // Known request elements that break the schema: the operation's own response, NOT_SCHEMA_VALID,
   // a summary naming the element, and the elements its schema requires anyway.
-  const invalid: [string, { body: string; path: string; read: (node: ReturnType<typeof parseXml>) => { catalogOperationStatus: { status: string; operationSummary?: { operationStatus: string; fatalError?: { description: string }[] } } }; fills?: (r: any) => void }][] = [
+  type Answer = { catalogOperationStatus: { status: string; operationSummary?: { operationStatus: string; fatalError?: { description: string }[] } } };
+  const invalid: [string, { body: string; path: string; read: (node: ReturnType<typeof parseXml>) => Answer; fills?: (r: any) => void }][] = [
     [
       'a required child missing',
       {

@@ -7,7 +7,7 @@ import { eventually } from '../helpers/wait.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The resumable event stream (rest-contract §11): `Accept: text/event-stream` on collections and resources. */
+/** The resumable event stream (docs/subscriptions.md): `Accept: text/event-stream` on collections and resources. */
 describe('subscriptions: Server-Sent Events', function () {
   let database: TestDatabase;
   let server: RunningServer;

@@ -20,7 +20,7 @@ function rssBytes(pid: number): number {
   return Number(/(\d+)/.exec(line)![1]) * 1024;
 }
 
-/** Credentials and limits of subscriptions (rest-contract §11), and subscribers that misbehave. */
+/** Credentials and limits of subscriptions (docs/subscriptions.md), and subscribers that misbehave. */
 describe('subscriptions: credentials, limits and hostile subscribers', function () {
   this.timeout(120_000);
 

@@ -18,7 +18,7 @@ function freshPost(url: string, body: unknown): Promise<{ status: number; reques
   });
 }
 
-/** Every process hears every write (rest-contract §11): subscribe on one, write through another. */
+/** Every process hears every write (docs/subscriptions.md): subscribe on one, write through another. */
 describe('subscriptions across processes', function () {
   this.timeout(60_000);
 

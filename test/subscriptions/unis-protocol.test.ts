@@ -4,7 +4,7 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 import { SocketClient } from '../helpers/subscribers.js';
 import { eventually } from '../helpers/wait.js';
 
-/** UNIS's publish/subscribe protocol over WebSockets (rest-contract §11, unis-clients.md §3). */
+/** UNIS's publish/subscribe protocol over WebSockets (docs/subscriptions.md). */
 describe('subscriptions: UNIS WebSocket protocol', function () {
   let server: RunningServer;
   const open: SocketClient[] = [];

@@ -7,8 +7,8 @@ import { profileProblem, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /**
- * POST /<collection>: one resource or an array of them, all or nothing (rest-contract §3, §4,
- * §10). An id a live resource has stores a new version of it, as UNIS did; `If-None-Match: *`
+ * POST /<collection>: one resource or an array of them, all or nothing (docs/rest-interface.md).
+ * An id a live resource has stores a new version of it, as UNIS did; `If-None-Match: *`
  * makes every item create-only. Whole resources embedded in `x-embed` arrays are stored too.
  */
 export function create({ store, representations, limits, respond, planner }: OperationContext) {

@@ -9,7 +9,7 @@ import { pathId, profileProblem, requireObject, storageOutcome, withKnownBases }
 import type { OperationContext } from './context.js';
 
 /**
- * PATCH /<collection>/<id> (rest-contract §4): JSON Merge Patch applied to the newest
+ * PATCH /<collection>/<id> (docs/rest-interface.md): JSON Merge Patch applied to the newest
  * representation while it is locked; the result is validated and stored as a new version.
  */
 export function patch({ store, representations, limits, respond }: OperationContext) {

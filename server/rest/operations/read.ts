@@ -8,7 +8,7 @@ import { followStream, wantsEventStream } from '../../subscriptions/event-stream
 import type { OperationContext } from './context.js';
 
 /**
- * GET /<collection>/<id> (rest-contract §3): the newest representation; `?ts=T` the version with
+ * GET /<collection>/<id> (docs/rest-interface.md): the newest representation; `?ts=T` the version with
  * that ts (an object, or 404); with conditions, the matching versions, newest first. With
  * `Accept: text/event-stream`, the resource's changes that match, as they happen.
  */

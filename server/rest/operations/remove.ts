@@ -4,7 +4,7 @@ import { expectation } from '../conditional.js';
 import { pathId, storageOutcome } from '../request.js';
 import type { OperationContext } from './context.js';
 
-/** DELETE /<collection>/<id> (rest-contract §3): 204; the older versions stay stored. */
+/** DELETE /<collection>/<id> (docs/rest-interface.md): 204; the older versions stay stored. */
 export function remove({ store }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {

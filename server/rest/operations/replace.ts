@@ -11,7 +11,7 @@ import type { OperationContext } from './context.js';
 const NO_DATA = new Set(['id', 'ts', '$schema', 'selfRef']);
 
 /**
- * PUT /<collection>/<id> (rest-contract §4): the body, validated as a whole, becomes the newest
+ * PUT /<collection>/<id> (docs/rest-interface.md): the body, validated as a whole, becomes the newest
  * representation. A body with nothing but `id`, `ts`, `$schema` and `selfRef` is a touch
  * (UNISrt's keep-alive): the newest fields again, under a new ts. A `ts` that a stored version
  * has is a replay (409).

@@ -97,7 +97,7 @@ export class ConditionCompiler {
   /**
    * The property ids of the elements that pass: one SELECT, or for typed comparisons two, so that
    * each can seek its own (name, source, column) index: the elements of that type, and the
-   * elements without a value of that type, which compare as text (catalog-contract §4.3).
+   * elements without a value of that type, which compare as text (docs/catalog-operations.md).
    */
   private elementSelects(condition: ElementTest): string[] {
     const select = (test: (e: string) => string | undefined): string => {

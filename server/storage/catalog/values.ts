@@ -1,5 +1,5 @@
 /**
- * How element text is typed (catalog-contract §4.3 "Comparisons"): a value is a number when it
+ * How element text is typed (docs/catalog-operations.md "Comparisons"): a value is a number when it
  * is a decimal or scientific literal, a time when it is an ISO-8601 date or date-time. The same
  * functions type stored elements and query operands, so both sides always agree.
  */

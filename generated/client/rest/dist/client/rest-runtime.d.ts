@@ -1,0 +1,214 @@
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 33a726eb54840d1e255673e671f66b174ea2a4e48184447695a5f52b1631c428 output 654eba3e7bc35516520d961faebfb2753aa91767c8672fd1e5576cf2db846c0b
+export interface ClientOptions {
+    /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
+    readonly baseUrl: string;
+    /** Bearer token sent as `Authorization: Bearer <token>`. */
+    readonly token?: string | undefined;
+    /** A fetch implementation; defaults to the global one. */
+    readonly fetch?: typeof globalThis.fetch | undefined;
+    /** Extra headers sent with every request. */
+    readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+/**
+ * The one error body of the service.
+ */
+export interface ErrorBody {
+    error: {
+        /**
+         * The HTTP status, repeated.
+         */
+        status: number;
+        /**
+         * What went wrong, for a person.
+         */
+        message: string;
+        /**
+         * One entry per reason (at most 100).
+         */
+        details?: ErrorDetail[];
+        /**
+         * The request id, also in `X-Request-Id` and the server log.
+         */
+        requestId?: string;
+    };
+}
+/**
+ * One reason the service rejected a request.
+ */
+export interface ErrorDetail {
+    /**
+     * A JSON pointer into the request body (prefixed with the array index for arrays), or the name of the offending parameter or header.
+     */
+    path: string;
+    message: string;
+}
+/** Any non-success answer. `body` is the service's error body, parsed. */
+export declare class TopocatError extends Error {
+    readonly status: number;
+    readonly body: ErrorBody;
+    constructor(status: number, body: ErrorBody);
+    /** The reasons, each with the JSON pointer or parameter it is about. */
+    get details(): readonly ErrorDetail[];
+    get requestId(): string | undefined;
+}
+/** 400: validation failed, malformed JSON, or a bad query parameter or header. */
+export declare class BadRequestError extends TopocatError {
+}
+/** 401: credentials missing, unknown or without the scope the operation needs. */
+export declare class UnauthorizedError extends TopocatError {
+}
+/** 404: no such collection, path, id or version. */
+export declare class NotFoundError extends TopocatError {
+}
+/** 405: the path does not answer this method. */
+export declare class MethodNotAllowedError extends TopocatError {
+}
+/** 406: no media type the client accepts can be produced. */
+export declare class NotAcceptableError extends TopocatError {
+}
+/** 409: a live resource has that id, or a PUT replays an existing `ts`. */
+export declare class ConflictError extends TopocatError {
+}
+/** 412: `If-Match` does not match the newest representation. */
+export declare class PreconditionFailedError extends TopocatError {
+}
+/** 413: the body or a POSTed array is over the limit. */
+export declare class PayloadTooLargeError extends TopocatError {
+}
+/** 415: the Content-Type is not one the operation takes. */
+export declare class UnsupportedMediaTypeError extends TopocatError {
+}
+/** 500: the operation failed; the request id identifies it in the server log. */
+export declare class ServerError extends TopocatError {
+}
+/** 501: the method is not implemented. */
+export declare class NotImplementedError extends ServerError {
+}
+/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+export declare class ServiceUnavailableError extends ServerError {
+}
+/** A representation with the validators the service sent for it. */
+export interface Versioned<T> {
+    readonly value: T;
+    /** The strong ETag of this representation; give it as `ifMatch` to make a write conditional. */
+    readonly etag: string;
+    readonly lastModified?: string | undefined;
+}
+/** The answer to a conditional GET. */
+export type Conditional<T> = ({
+    readonly notModified: false;
+} & Versioned<T>) | {
+    readonly notModified: true;
+    readonly etag: string;
+};
+/**
+ * The service's ETag of a whole representation: its `ts` in quotes. Arrays (a POST of several
+ * resources) carry no ETag header, so their items' ETags are made by this rule.
+ */
+export declare function etagOf(resource: {
+    readonly ts?: number | undefined;
+}): string;
+interface RequestOptions {
+    readonly body?: unknown;
+    readonly contentType?: string;
+    readonly headers?: Readonly<Record<string, string | undefined>>;
+}
+interface RawResponse {
+    readonly status: number;
+    readonly headers: Headers;
+    readonly body: unknown;
+}
+/** The transport shared by every collection. */
+export declare class Http {
+    private readonly options;
+    private readonly base;
+    private readonly fetchImpl;
+    constructor(options: ClientOptions);
+    request(method: string, path: string, init?: RequestOptions): Promise<RawResponse>;
+}
+type Scalar = string | number | boolean;
+type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
+interface Term {
+    readonly field: string;
+    readonly comparison?: Comparison;
+    readonly values: readonly Scalar[];
+}
+/** Builds alternatives for `Query.anyOf`: each call adds one term to an OR. */
+export declare class Alternatives<F> {
+    /** @internal */
+    readonly terms: Term[];
+    eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this;
+    lt<K extends keyof F & string>(field: K, value: F[K]): this;
+    lte<K extends keyof F & string>(field: K, value: F[K]): this;
+    gt<K extends keyof F & string>(field: K, value: F[K]): this;
+    gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    private compare;
+}
+/**
+ * A query in the service's query language, typed by the kind's fields `F` (path → value type).
+ * Conditions added one after another are ANDed; `anyOf` makes an OR.
+ *
+ *     client.nodes.list((q) => q.eq('location.institution', 'IU').gt('ts', since).limit(100))
+ */
+export declare class Query<F> {
+    private readonly groups;
+    private readonly options;
+    /** Field equals the value, or (given an array) any of the values. */
+    eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this;
+    lt<K extends keyof F & string>(field: K, value: F[K]): this;
+    lte<K extends keyof F & string>(field: K, value: F[K]): this;
+    gt<K extends keyof F & string>(field: K, value: F[K]): this;
+    gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    /** At least one of the terms built by `build` holds. */
+    anyOf(build: (alternatives: Alternatives<F>) => Alternatives<F>): this;
+    /** Return only these fields (dot notation reaches nested ones). */
+    fields(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
+    limit(count: number): this;
+    skip(count: number): this;
+    /** Order by fields; 1 ascending, -1 descending. The default order is by `ts`. */
+    sort(...keys: readonly (readonly [keyof F & string, 1 | -1])[]): this;
+    /** True when the query has conditions (not just paging or projection). */
+    get hasConditions(): boolean;
+    /** The query string, without the leading `?`. */
+    toString(): string;
+}
+export type QueryInput<F> = Query<F> | ((query: Query<F>) => Query<F>);
+/** A JSON Merge Patch (RFC 7386) of `T`: `null` removes a member. */
+export type MergePatch<T> = {
+    [K in keyof T]?: T[K] | null;
+};
+export interface WriteOptions {
+    /** Make the write conditional on this ETag being the newest (412 otherwise). */
+    readonly ifMatch?: string | undefined;
+}
+/** One collection of the service, e.g. `/nodes`, typed by its kind `T` and fields `F`. */
+export declare class Collection<T extends {
+    readonly ts?: number | undefined;
+}, F> {
+    private readonly http;
+    /** Path segment of the collection, e.g. `nodes`. */
+    readonly name: string;
+    constructor(http: Http, name: string);
+    private item;
+    /** Insert one resource; the service assigns `id` (unless given), `ts` and `selfRef`. */
+    create(resource: T): Promise<Versioned<T>>;
+    /** Insert several resources, all or nothing. */
+    createMany(resources: readonly T[]): Promise<Versioned<T>[]>;
+    /** The current representation of every live resource that matches the query. */
+    list(query?: QueryInput<F>): Promise<T[]>;
+    /** The newest representation, or the one with timestamp `ts`. */
+    get(id: string, options?: {
+        readonly ts?: number | undefined;
+    }): Promise<Versioned<T>>;
+    /** A GET that answers `notModified` when `ifNoneMatch` is still the current ETag. */
+    getIfChanged(id: string, ifNoneMatch?: string): Promise<Conditional<T>>;
+    /** Representations of one resource, newest first, that match the query (all of them by default). */
+    history(id: string, query?: QueryInput<F>): Promise<T[]>;
+    /** Replace the resource with `resource` as a new representation. */
+    replace(id: string, resource: T, options?: WriteOptions): Promise<Versioned<T>>;
+    /** Apply a JSON Merge Patch to the newest representation. */
+    patch(id: string, patch: MergePatch<T>, options?: WriteOptions): Promise<Versioned<T>>;
+    /** Delete the resource; its older representations stay stored. */
+    delete(id: string, options?: WriteOptions): Promise<void>;
+}
+export {};

@@ -1,0 +1,103 @@
+import type { Model } from '../../model/model.js';
+import type { Json } from './components.js';
+import { errors, header } from './responses.js';
+
+const json = (schema: Json): Json => ({ content: { 'application/json': { schema } } });
+const html = { 'text/html': { schema: { type: 'string' } } };
+const tags = ['discovery'];
+const open = { security: [{}] };
+
+/** The paths the service answers besides the collections: what a client needs to find its way. */
+export function discoveryPaths(model: Model, used: Set<number>): Json {
+  const requestId = { 'X-Request-Id': header('XRequestId') };
+  return {
+    '/': {
+      get: {
+        operationId: 'listCollections',
+        summary: 'The collections, in UNIS\'s shape (an HTML page linking the API reference for a browser)',
+        tags,
+        ...open,
+        responses: {
+          200: {
+            description: 'Each collection\'s address and its kind\'s schema address',
+            headers: requestId,
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/CollectionEntry' } } }, ...html },
+          },
+          ...errors(model, [500], used),
+        },
+      },
+    },
+    '/about': {
+      get: {
+        operationId: 'about',
+        summary: 'The service\'s identity, as UNIS answers it',
+        tags,
+        ...open,
+        responses: {
+          200: {
+            description: 'A uid that stays the same for the database',
+            headers: requestId,
+            ...json({ type: 'object', required: ['uid', 'haschild', 'depth'], properties: { uid: { type: 'string', format: 'uuid' }, haschild: { type: 'boolean' }, depth: { type: 'integer' } } }),
+          },
+          ...errors(model, [500, 503], used),
+        },
+      },
+    },
+    '/health': {
+      get: {
+        operationId: 'health',
+        summary: 'Answers 200 when the storage answers',
+        tags,
+        ...open,
+        responses: { 200: { description: 'Healthy', headers: requestId, ...json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) }, ...errors(model, [500, 503], used) },
+      },
+    },
+    '/openapi.json': {
+      get: { operationId: 'openapi', summary: 'This description', tags, ...open, responses: { 200: { description: 'The OpenAPI 3.1 description', headers: requestId, ...json({ type: 'object' }) } } },
+    },
+    '/docs': {
+      get: { operationId: 'docs', summary: 'An interactive reference of this description, for a browser', tags, ...open, responses: { 200: { description: 'An HTML page', headers: requestId, content: html } } },
+    },
+    '/docs/{asset}': {
+      get: {
+        operationId: 'docsAsset',
+        summary: 'A file of the reference page (Swagger UI\'s script, style sheet and icon)',
+        tags,
+        ...open,
+        parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['start.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] } }],
+        responses: {
+          200: { description: 'The file', headers: requestId, content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          ...errors(model, [404], used),
+        },
+      },
+    },
+    [`/schema/${model.schemaVersion}/{slug}`]: {
+      get: {
+        operationId: 'schema',
+        summary: 'A schema document at its address (when SCHEMA_BASE lies under PUBLIC_URL, as by default)',
+        tags,
+        ...open,
+        parameters: [{ name: 'slug', in: 'path', required: true, description: 'The schema file name, e.g. `node`.', schema: { type: 'string', enum: model.documents.map((d) => d.slug) } }],
+        responses: { 200: { description: 'The JSON Schema (2020-12)', headers: requestId, content: { 'application/schema+json': { schema: { type: 'object' } } } }, ...errors(model, [404], used) },
+      },
+    },
+  };
+}
+
+export const COLLECTION_ENTRY: Json = {
+  type: 'object',
+  description: 'One collection as `GET /` lists it.',
+  required: ['href', 'rel', 'targetschema'],
+  properties: {
+    href: { type: 'string', format: 'uri', description: 'The collection\'s address.' },
+    rel: { const: 'full' },
+    targetschema: {
+      type: 'object',
+      required: ['type', 'items'],
+      properties: {
+        type: { const: 'array' },
+        items: { type: 'object', required: ['rel', 'href'], properties: { rel: { const: 'full' }, href: { type: 'string', format: 'uri', description: 'The kind\'s schema address.' } } },
+      },
+    },
+  },
+};

@@ -1,0 +1,114 @@
+import type { Kind, Model, Operation } from '../../model/model.js';
+import { ref, type Json } from './components.js';
+import { PARAMETERS } from './parameters.js';
+import { errors, header } from './responses.js';
+
+/** The media types a resource is written and answered in; UNIS clients use perfsonar+json. */
+const RESOURCE_MEDIA = ['application/topology+json', 'application/json', 'application/perfsonar+json'];
+
+const content = (schema: Json, media: readonly string[] = RESOURCE_MEDIA): Json => ({ content: Object.fromEntries(media.map((m) => [m, { schema }])) });
+
+/** `Accept: text/event-stream`: the changes the query selects, as they are committed (Server-Sent Events). */
+const EVENTS: Json = {
+  'text/event-stream': {
+    schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST | PUT | DELETE`, `data: <the stored representation, or {"id"} for a deletion>`; a reconnect with `Last-Event-ID` first receives what it missed.' },
+  },
+};
+const withEvents = (described: Json): Json => ({ content: { ...(described.content as Json), ...EVENTS } });
+const oneOrMany = (schema: Json): Json => ({ oneOf: [schema, { type: 'array', items: schema }] });
+
+/** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
+const ALWAYS = [401, 500, 503];
+
+/** The OpenAPI operation of one REST operation of the model, and, for GETs, its HEAD twin. */
+export function restOperation(model: Model, op: Operation, kind: Kind, used: Set<number>): Json {
+  const full = ref(kind.typeName);
+  const shown = { anyOf: [full, ref(`${kind.typeName}Projection`)] };
+  const base = { operationId: op.name, summary: op.summary, tags: [kind.collection] };
+  const validators = { ETag: header('ETag'), 'Last-Modified': header('LastModified'), 'X-Request-Id': header('XRequestId') };
+  const fail = (...statuses: number[]): Json => errors(model, [...statuses, ...ALWAYS].sort(), used);
+  switch (op.rest!.action) {
+    case 'create':
+      return {
+        ...base,
+        description: 'One object, or an array stored all or nothing. A POST of a live id stores a new version of it; one whose `id` and `ts` equal a stored version is a replay (409).',
+        parameters: PARAMETERS.create,
+        requestBody: { required: true, ...content(oneOrMany(full)) },
+        responses: {
+          201: {
+            description: 'Created. One object answers with `Location` and its validators; an array with the created representations.',
+            headers: { Location: header('Location'), ...validators },
+            ...content(oneOrMany(full)),
+          },
+          ...fail(400, 409, 412, 413, 415),
+        },
+      };
+    case 'list':
+      return {
+        ...base,
+        description: `Conditions use the query language on any field (${kind.fields.map((f) => `\`${f.path}\``).join(', ')}).`,
+        parameters: PARAMETERS.list,
+        responses: {
+          200: {
+            description: 'The current representations that match, streamed, in `ts` order unless sorted; with `Accept: text/event-stream`, the changes that match, as they happen',
+            headers: { 'X-Request-Id': header('XRequestId') },
+            ...withEvents(content({ type: 'array', items: shown })),
+          },
+          ...fail(400, 406),
+        },
+      };
+    case 'read':
+      return {
+        ...base,
+        description: 'Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first.',
+        parameters: PARAMETERS.read,
+        responses: {
+          200: {
+            description: 'The representation (an object), or an array when conditions are given; with `Accept: text/event-stream`, the resource\'s changes, as they happen',
+            headers: validators,
+            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }] })),
+          },
+          304: { description: 'The cached representation is current', headers: validators },
+          ...fail(400, 404, 406),
+        },
+      };
+    case 'replace':
+      return {
+        ...base,
+        description: 'Stores the body as the new representation. A body of only the id (or empty) stores the current one again with a new `ts`.',
+        parameters: PARAMETERS.write,
+        requestBody: { required: true, ...content(full) },
+        responses: {
+          201: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
+          ...fail(400, 404, 409, 412, 413, 415),
+        },
+      };
+    case 'patch':
+      return {
+        ...base,
+        parameters: PARAMETERS.write,
+        requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), ['application/merge-patch+json', ...RESOURCE_MEDIA]) },
+        responses: {
+          200: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
+          ...fail(400, 404, 412, 413, 415),
+        },
+      };
+    case 'remove':
+      return {
+        ...base,
+        parameters: PARAMETERS.write,
+        responses: {
+          204: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },
+          ...fail(400, 404, 412),
+        },
+      };
+  }
+}
+
+/** HEAD answers wherever GET does, with the same status and headers and no body. */
+export function headOf(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, Json>).map(([status, response]) => [status, '$ref' in response ? response : { description: response.description, ...(response.headers ? { headers: response.headers } : {}) }]),
+  );
+  return { ...get, operationId: `${String(get.operationId)}Head`, summary: `${String(get.summary)} (headers only)`, responses };
+}

@@ -1,0 +1,52 @@
+import type { Json } from './components.js';
+
+const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+
+/** Parameters by operation: what each REST action reads from the path, the query and the headers. */
+export const PARAMETERS = {
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'LastEventId', 'AccessToken'].map(param),
+  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
+  create: ['IfNoneMatchCreate'].map(param),
+  write: ['IfMatch'].map(param),
+  id: param('Id'),
+};
+
+const TYPED_VALUE = '`number:5`, `integer:5`, `boolean:true`, `string:5`';
+
+/** The parameter components the operations refer to. */
+export const PARAMETER_COMPONENTS: Json = {
+  Id: { name: 'id', in: 'path', required: true, description: 'The resource id.', schema: { type: 'string' } },
+  Ts: {
+    name: 'ts',
+    in: 'query',
+    description: 'Select the version with this timestamp (µs since the epoch), optionally typed (`integer:T`). To search the versions, use conditions on other fields (`id=string:<id>` matches every version).',
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^(integer:|number:)?[0-9]+$' }] },
+  },
+  Conditions: {
+    name: 'conditions',
+    in: 'query',
+    style: 'form',
+    explode: true,
+    description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), \`a=lt=v\` (also \`lte\`, \`gt\`, \`gte\`), typed values ${TYPED_VALUE}; repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+  Fields: {
+    name: 'fields',
+    in: 'query',
+    style: 'form',
+    explode: false,
+    description: 'Return only these fields (dot notation reaches nested ones): `fields=id,name`. The answer is a projection, with an ETag of its own.',
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  Limit: { name: 'limit', in: 'query', description: 'At most this many representations.', schema: { type: 'integer', minimum: 0 } },
+  Skip: { name: 'skip', in: 'query', description: 'Leave out the first this many.', schema: { type: 'integer', minimum: 0 } },
+  Sort: { name: 'sort', in: 'query', description: '`f1:1,f2:-1` (1 ascending, -1 descending); the default order is by `ts`.', schema: { type: 'string', pattern: '^[^:,]+:-?1(,[^:,]+:-?1)*$' } },
+  Unique: { name: 'unique', in: 'query', description: '`true`: one representation per resource id.', schema: { type: 'string', enum: ['', 'true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'] } },
+  Inline: { name: 'inline', in: 'query', description: 'Replace references to this service\'s resources by the resources.', schema: { type: 'string' } },
+  LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
+  AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
+  IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },
+  IfNoneMatch: { name: 'If-None-Match', in: 'header', description: 'Answer 304 while one of these ETags is current.', schema: { type: 'string' } },
+  IfNoneMatchCreate: { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 when a live resource has the id.', schema: { type: 'string', enum: ['*'] } },
+  IfModifiedSince: { name: 'If-Modified-Since', in: 'header', description: 'Answer 304 unless the representation changed after this date (without If-None-Match).', schema: { type: 'string' } },
+};

@@ -1,0 +1,47 @@
+import type { ErrorStatus } from '../../model/http.js';
+import type { Model } from '../../model/model.js';
+import { ref, type Json } from './components.js';
+
+/** Headers a response may carry, described once. */
+export const HEADERS: Json = {
+  ETag: { description: 'The strong validator of this representation: its `ts` in quotes (a projection has one of its own).', schema: { type: 'string' } },
+  LastModified: { description: 'The time of `ts`.', schema: { type: 'string' } },
+  Location: { description: 'The address of the resource.', schema: { type: 'string', format: 'uri' } },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  WWWAuthenticate: { description: '`Bearer`.', schema: { type: 'string' } },
+  XRequestId: { description: 'The request id, also in the error body and the server log.', schema: { type: 'string' } },
+};
+
+export const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+
+const ERROR_HEADERS: Readonly<Record<number, Json>> = {
+  401: { 'WWW-Authenticate': header('WWWAuthenticate') },
+  503: { 'Retry-After': header('RetryAfter') },
+};
+
+/** The error responses from the model's error table, each the one error body. */
+export function errorResponseComponents(model: Model, used: ReadonlySet<number>): Json {
+  const components: Json = {};
+  for (const status of model.errors.statuses.filter((s) => used.has(s.status))) components[status.className] = errorResponse(status);
+  return components;
+}
+
+function errorResponse(status: ErrorStatus): Json {
+  return {
+    description: `${status.meaning[0]!.toUpperCase()}${status.meaning.slice(1)}.`,
+    headers: { 'X-Request-Id': header('XRequestId'), ...ERROR_HEADERS[status.status] },
+    content: { 'application/json': { schema: ref('ErrorBody') } },
+  };
+}
+
+/** References to the error responses of `statuses`, keyed by status. */
+export function errors(model: Model, statuses: readonly number[], used: Set<number>): Json {
+  const out: Json = {};
+  for (const status of statuses) {
+    const row = model.errors.statuses.find((s) => s.status === status);
+    if (!row) throw new Error(`status ${status} is not in the error table (generator/model/http.ts)`);
+    used.add(status);
+    out[status] = { $ref: `#/components/responses/${row.className}` };
+  }
+  return out;
+}

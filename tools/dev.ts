@@ -1,0 +1,67 @@
+/**
+ * `npm run dev`: the development loop. The generator watches schemas/, wsdl/ and the templates
+ * and regenerates generated/; `tsc --watch` rebuilds dist/ whenever a source or a generated file
+ * changes; after every build without errors the server restarts on the new dist/. A build with
+ * errors prints them and keeps the running server. Ctrl-C stops everything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(`usage: npm run dev [-- <arguments for the server>]
+
+Regenerates generated/ when a schema, the WSDL or a template changes, rebuilds dist/ when any
+TypeScript changes, and restarts the server after each build without errors. The server reads
+the usual environment (PORT, DATABASE_URL, ...; see npm start -- --help).`);
+  process.exit(0);
+}
+
+const children = new Set<ChildProcess>();
+function start(command: string, commandArgs: readonly string[], onLine: (line: string) => void): ChildProcess {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', onLine);
+  return child;
+}
+
+const say = (line: string): void => console.log(`[dev] ${line}`);
+
+let server: ChildProcess | undefined;
+let restarting = Promise.resolve();
+
+/** Stop the running server (gracefully) and start one on the new build. */
+function restart(): void {
+  restarting = restarting.then(async () => {
+    const old = server;
+    if (old && old.exitCode === null && old.signalCode === null) {
+      const exited = new Promise((resolve) => old.once('exit', resolve));
+      old.kill('SIGTERM');
+      await exited;
+    }
+    say(old ? 'build ok: restarting the server' : 'build ok: starting the server');
+    server = start(process.execPath, ['dist/server/main.js', ...args], (line) => console.log(line));
+  });
+}
+
+start(process.execPath, ['--import', 'tsx', 'generator/cli.ts', '--watch'], (line) => say(`generate: ${line}`));
+start(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--watch', '--preserveWatchOutput'], (line) => {
+  const found = /Found (\d+) errors?\. Watching for file changes\./.exec(line);
+  if (!found) {
+    if (line.trim() !== '' && !/Starting compilation|File change detected/.test(line)) say(`tsc: ${line}`);
+    return;
+  }
+  if (found[1] === '0') restart();
+  else say(`build failed with ${found[1]} error(s); the server keeps running the last good build`);
+});
+
+function stopAll(): void {
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 200).unref();
+}
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);
