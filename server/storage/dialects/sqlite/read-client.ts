@@ -32,7 +32,9 @@ export class WorkerConnection {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (this.pending.size === 0) worker.unref();
-      if (waiting) 'error' in reply ? waiting.reject(driverError(reply.error)) : waiting.resolve(reply);
+      if (!waiting) return;
+      if ('error' in reply) waiting.reject(driverError(reply.error));
+      else waiting.resolve(reply);
     });
     const gone = (error: Error): void => {
       this.alive = false;
