@@ -76,10 +76,14 @@ export class ChangeFeed {
   }
 
   private async drain(): Promise<void> {
-    // Nobody listens: keep up with the log's end only, without reading documents.
+    // Nobody listens: keep up with the log's end only, without reading documents. Unless someone
+    // began to listen meanwhile: they were promised every event after the position they saw.
     if (this.listeners.size === 0) {
-      this.position = Math.max(this.position, await this.log.last());
-      return;
+      const last = await this.log.last();
+      if (this.listeners.size === 0) {
+        this.position = Math.max(this.position, last);
+        return;
+      }
     }
     for (;;) {
       const events = await this.log.after(this.position, BATCH);
