@@ -20,6 +20,7 @@ import { describeMachine, machine, table, type Row } from './harness/report.js';
 import { startTopocat } from './harness/topocat.js';
 import { catalogRows } from './rows/catalog.js';
 import { generateRows } from './rows/generate.js';
+import { loopRow } from './rows/loop.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
 import { workersRow } from './rows/workers.js';
@@ -58,6 +59,10 @@ async function main(): Promise<number> {
     try {
       if (only.has('rest')) rows.push(...(await restRows(ctx, server)));
       if (only.has('catalog')) rows.push(...(await catalogRows(ctx, server)));
+      if (only.has('rest') && only.has('catalog')) {
+        ctx.log('event-loop delay under mixed reads');
+        rows.push(await loopRow(ctx, server));
+      }
     } finally {
       await server.stop();
     }

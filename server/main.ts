@@ -4,6 +4,7 @@
  * can be wrong in the configuration is found before anything listens or forks: exit 2. A start
  * that fails later (a port in use, an unreachable database) says why in one line: exit 1.
  */
+import './heap.js';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';

@@ -13,6 +13,7 @@ import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
+import { reportLoopDelay } from './loop-delay.js';
 import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
@@ -137,6 +138,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   });
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
+  const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database);
   const definitions = await loadCatalogDefinitions(config);
   const catalog = createCatalogService({
@@ -195,6 +197,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     server.close(async () => {
       clearTimeout(force);
       await stopStatistics();
+      stopLoopDelay();
       await subscriptions.close().catch((error: unknown) => logger.error({ err: error }, 'closing the subscriptions failed'));
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
       logger.info('stopped');

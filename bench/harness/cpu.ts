@@ -77,7 +77,7 @@ function offer(options: FixedRateOptions, seconds: number): Promise<autocannon.R
 
 /** Server CPU per request at `rate` over `seconds`, after a discarded warm-up at the same rate. */
 export async function cpuPerRequest(options: FixedRateOptions, warmupSeconds = Math.min(3, Math.max(1, options.seconds / 4))): Promise<CpuPerRequest> {
-  await offer(options, warmupSeconds);
+  if (warmupSeconds > 0) await offer(options, warmupSeconds);
   const before = cpuSeconds(options.pid);
   const result = await offer(options, options.seconds);
   const used = cpuSeconds(options.pid) - before;

@@ -17,6 +17,8 @@ export const projectRoot = path.resolve(distRoot, '..');
 export interface Measured {
   readonly url: string;
   readonly pid: number;
+  /** Where its stdout and stderr go. */
+  readonly logFile: string;
   /** Resident memory of the process and its children (cluster workers), in bytes. */
   rss(): number;
   stop(): Promise<void>;
@@ -113,6 +115,7 @@ export async function launch(options: LaunchOptions): Promise<Measured> {
   return {
     url,
     pid,
+    logFile: options.logFile,
     rss: () => treeRss(pid),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

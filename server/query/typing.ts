@@ -76,7 +76,8 @@ function predicate(term: Term, fields: FieldTable): Predicate | undefined {
  * `ts < 1`, `ts = 0.5` holds for none. (PostgreSQL would refuse "0.5" or "1e+300" as a bigint.)
  */
 function integral(target: Target, comparison: Comparison, values: readonly number[]): Predicate | undefined {
-  const whole = values.filter(Number.isInteger);
+  // Safe integers only: 1e+300 is an integer to JavaScript, but no ts, and no bigint either.
+  const whole = values.filter(Number.isSafeInteger);
   const [value] = values;
   const round = comparison === '<' || comparison === '>=' ? Math.ceil : Math.floor;
   if (comparison === '=' || comparison === 'IN') return whole.length === 0 ? undefined : { target, comparison: whole.length > 1 ? 'IN' : '=', type: 'number', values: whole };

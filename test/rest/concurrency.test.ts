@@ -32,4 +32,23 @@ describe('REST concurrent writes', function () {
     const newest = versions[0]!;
     for (let i = 0; i < 20; i++) assert.equal(newest[`field${i}`], i);
   });
+
+  it('writes that fail beside others that succeed leave only their own changes out', async () => {
+    // Sent together, these share SQLite's group commits: a job that fails must roll back its own
+    // savepoint only, and every 2xx must be stored.
+    const fresh = Array.from({ length: 20 }, (_, i) => post(`${server.url}/nodes`, { name: `beside-${i}` }));
+    const contested = Array.from({ length: 20 }, (_, i) => post(`${server.url}/nodes`, { id: 'contested', name: `claim-${i}` }, { 'if-none-match': '*' }));
+    const invalid = Array.from({ length: 10 }, () => post(`${server.url}/nodes`, { name: 42 }));
+    const [freshAnswers, contestedAnswers, invalidAnswers] = await Promise.all([Promise.all(fresh), Promise.all(contested), Promise.all(invalid)]);
+    assert.ok(freshAnswers.every((a) => a.status === 201), JSON.stringify(freshAnswers.map((a) => a.status)));
+    assert.deepEqual(contestedAnswers.map((a) => a.status).sort(), [201, ...Array(19).fill(412)]);
+    assert.ok(invalidAnswers.every((a) => a.status === 400));
+    // Bodies, not texts: PostgreSQL prints a stored jsonb in its own spacing.
+    for (const answer of freshAnswers) assert.deepEqual((await get(answer.body.selfRef)).body, answer.body);
+    const winner = contestedAnswers.find((a) => a.status === 201)!;
+    const claims = Array.from({ length: 20 }, (_, i) => `claim-${i}`).join(',');
+    const versions = (await get(`${server.url}/nodes/contested?name=${claims}`)).body as { name: string }[];
+    assert.deepEqual(versions.map((v) => v.name), [winner.body.name], 'one version of the contested id, the winner\'s');
+    assert.deepEqual((await get(`${server.url}/nodes/contested`)).body, winner.body);
+  });
 });

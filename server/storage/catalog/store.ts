@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
 import { ResourceConflict, StorageUnavailable } from '../errors.js';
+import { Pacer } from '../pace.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
 import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
@@ -215,12 +216,19 @@ export interface NewObject {
 
 /** Reads and writes inside one write transaction. */
 export class CatalogWrites extends CatalogReads {
+  /** Gives the event loop its turns during a long write (a createObject of 1,011 objects). */
+  private readonly pacer = new Pacer();
+
   /**
    * Run `work` so that it stores everything or nothing: a savepoint, rolled back when it throws.
    * One item of a multi-item request is one attempt.
    */
   async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
-    return this.knex.transaction((savepoint) => work(new CatalogWrites(savepoint, this.dialect)));
+    try {
+      return await this.knex.transaction((savepoint) => work(new CatalogWrites(savepoint, this.dialect)));
+    } finally {
+      await this.pacer.breathe();
+    }
   }
 
   async insertUser(dn: string, contact: UserRecord['contact'], now: number): Promise<void> {

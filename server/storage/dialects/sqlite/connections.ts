@@ -2,33 +2,40 @@ import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools } from '../../dialect.js';
 import { knexLog } from '../../knex-log.js';
+import { Checkpoints } from './checkpoints.js';
 import { GroupCommit } from './group-commit.js';
+import { preparedOnceClient } from './knex-client.js';
+import { workerReadClient } from './read-client.js';
 import { SqliteKeyReader } from './key-reader.js';
 import { streamRows } from './stream.js';
+import { WalSync } from './wal-sync.js';
 
 /** Settings of every connection: WAL, so readers never wait for the writer, and foreign keys. */
 const COMMON = ['journal_mode = WAL', 'foreign_keys = ON'];
 /**
- * The writer: FULL, so a write that got a 2xx survives a crash of the process or of the
- * machine; no busy timeout, since the group commit waits for another process's write lock
- * itself, without stalling the event loop.
+ * The writer: NORMAL, so a COMMIT does not wait for the disk on the event loop; the group
+ * commit flushes the WAL on the thread pool before it acknowledges anything (see WalSync), so a
+ * write that got a 2xx survives a crash of the process or of the machine. No busy timeout: the
+ * group commit waits for another process's write lock itself, without stalling the event loop.
+ * No checkpoints in its commits (see Checkpoints).
  */
-const WRITER = [...COMMON, 'synchronous = FULL', 'busy_timeout = 0'];
+const WRITER = [...COMMON, 'synchronous = NORMAL', 'busy_timeout = 0', 'wal_autocheckpoint = 0'];
 /** Readers never write; they wait (rarely, and briefly) only while a crashed writer's WAL is recovered. */
 const READER = [...COMMON, 'busy_timeout = 10000', 'query_only = 1'];
 
 /**
  * SQLite through better-sqlite3, the one SQLite driver of the process (two copies of SQLite on
- * one file can corrupt it): knex's `better-sqlite3` client for the reader pool and the writer,
+ * one file can corrupt it): knex's `better-sqlite3` client (statements prepared once, see
+ * knex-client.ts) for the reader pool and the writer,
  * and the same driver directly for key reads. One writer connection per process: in-process
  * writes meet in the group commit instead of polling the file lock.
  */
 export class SqliteConnections implements Connections {
   constructor(private readonly filename: string) {}
 
-  private config(poolMax: number, pragmas: readonly string[]): Knex.Config {
+  private config(client: typeof Knex.Client, poolMax: number, pragmas: readonly string[]): Knex.Config {
     return {
-      client: 'better-sqlite3',
+      client,
       connection: { filename: this.filename },
       useNullAsDefault: true,
       acquireConnectionTimeout: 10_000,
@@ -48,10 +55,12 @@ export class SqliteConnections implements Connections {
   }
 
   open({ poolMax, logger }: PoolOptions): Pools {
-    const reader = knexFactory({ ...this.config(poolMax, READER), ...knexLog(logger) });
-    const writer = knexFactory({ ...this.config(1, WRITER), ...knexLog(logger) });
+    // The readers' connections live on worker threads and apply their settings there.
+    const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, []), ...knexLog(logger) });
+    const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
-    const commits = new GroupCommit(writer);
+    const commits = new GroupCommit(writer, new WalSync(this.filename));
+    const checkpoints = new Checkpoints(this.filename);
     return {
       reader,
       writer,
@@ -60,6 +69,7 @@ export class SqliteConnections implements Connections {
       stream: (query) => streamRows(reader, query),
       async close() {
         await commits.idle();
+        await checkpoints.stop();
         await keys.close();
         await writer.destroy();
         await reader.destroy();

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { WriteJob } from '../../dialect.js';
 import { Pacer } from '../../pace.js';
+import type { WalSync } from './wal-sync.js';
 
 /** Most jobs one transaction takes; the rest wait for the next. */
 const MAX_JOBS = 256;
@@ -15,6 +16,9 @@ const LOCK_RETRY_MAX_MS = 20;
  */
 const TAKE_WRITE_LOCK = 'UPDATE topocat_write_lock SET n = n + 1 WHERE id = 1';
 
+/** The savepoint around each job of a group (knex names its own savepoints trx1, trx2, …). */
+const SAVEPOINT = 'topocat_job';
+
 interface Pending {
   readonly job: WriteJob<unknown>;
   resolve(value: unknown): void;
@@ -23,13 +27,18 @@ interface Pending {
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
+function settle(pending: Pending, outcome: Outcome): void {
+  if (outcome.ok) pending.resolve(outcome.value);
+  else pending.reject(outcome.error);
+}
+
 /**
  * Group commit on the one writer connection of a SQLite file. Write jobs that arrive while the
  * event loop is busy are run together in one transaction, each in a savepoint of its own (a job
  * that throws leaves nothing behind, and the others go on), and committed at once: one WAL
- * write and one fsync (`synchronous=FULL`) for all of them. Each job's promise settles only
- * after that commit has returned, so an acknowledged write is durable; if the commit fails,
- * every job of the group fails with it.
+ * write and one flush of it to disk for all of them (see WalSync). Each job's promise settles
+ * only once that flush is done, so an acknowledged write is durable; if the commit or the flush
+ * fails, every job of the group that would have stored something fails with it.
  *
  * A job may run several kinds of statements on several tables (its transaction is the group's,
  * its savepoint its own), so a composite write is one job. Between jobs, and inside long jobs
@@ -42,8 +51,13 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
 export class GroupCommit {
   private queue: Pending[] = [];
   private draining: Promise<void> | undefined;
+  /** Groups committed whose flush has not ended yet. */
+  private readonly settling = new Set<Promise<void>>();
 
-  constructor(private readonly writer: Knex) {}
+  constructor(
+    private readonly writer: Knex,
+    private readonly durability: WalSync,
+  ) {}
 
   run<T>(job: WriteJob<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -56,6 +70,7 @@ export class GroupCommit {
   /** Resolves once every job handed over so far has settled. */
   async idle(): Promise<void> {
     while (this.draining) await this.draining;
+    await Promise.all(this.settling);
   }
 
   private async drain(): Promise<void> {
@@ -66,44 +81,60 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * Run and commit one group, then settle its jobs once the commit is durable; the next group
+   * may run meanwhile.
+   */
   private async commit(group: readonly Pending[]): Promise<void> {
-    if (group.length === 1) {
-      // Alone, a job needs no savepoint: the transaction is all or nothing already.
-      const only = group[0]!;
-      try {
-        only.resolve(await this.transaction((trx) => only.job(trx)));
-      } catch (error) {
-        only.reject(error);
-      }
-      return;
-    }
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      await this.transaction(async (trx) => {
-        outcomes.length = 0;
-        const pacer = new Pacer();
-        for (const { job } of group) {
-          try {
-            outcomes.push({ ok: true, value: await trx.transaction((savepoint) => job(savepoint)) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-          await pacer.breathe();
-        }
-      });
+      outcomes = group.length === 1 ? await this.alone(group[0]!) : await this.together(group);
     } catch (error) {
-      // Not committed: nothing of any job is stored. A job that failed on its own keeps its reason.
-      group.forEach((pending, i) => {
-        const outcome = outcomes[i];
-        pending.reject(outcome && !outcome.ok ? outcome.error : error);
-      });
+      // Not committed: nothing of any job is stored.
+      for (const pending of group) pending.reject(error);
       return;
     }
-    group.forEach((pending, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
+    const settled = this.durability.durable().then(
+      () => group.forEach((pending, i) => settle(pending, outcomes[i]!)),
+      // Committed, but not known to be on disk: no job may say it is stored.
+      (error: unknown) => group.forEach((pending, i) => settle(pending, outcomes[i]!.ok ? { ok: false, error } : outcomes[i]!)),
+    );
+    this.settling.add(settled);
+    void settled.finally(() => this.settling.delete(settled));
+  }
+
+  /** One job: it needs no savepoint, the transaction is all or nothing already. */
+  private async alone(pending: Pending): Promise<Outcome[]> {
+    try {
+      return [{ ok: true, value: await this.transaction((trx) => pending.job(trx)) }];
+    } catch (error) {
+      // The transaction was rolled back; only a failed COMMIT would concern the others, and there are none.
+      return [{ ok: false, error }];
+    }
+  }
+
+  /** Several jobs in one transaction, each in a savepoint. Throws when the transaction fails. */
+  private async together(group: readonly Pending[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    await this.transaction(async (trx) => {
+      outcomes.length = 0;
+      const pacer = new Pacer();
+      for (const { job } of group) {
+        // Plain savepoints: knex's nested transactions cost more than the jobs of a POST.
+        await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
+        try {
+          const value = await job(trx);
+          await trx.raw(`RELEASE ${SAVEPOINT}`);
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          await trx.raw(`ROLLBACK TO ${SAVEPOINT}`);
+          await trx.raw(`RELEASE ${SAVEPOINT}`);
+          outcomes.push({ ok: false, error });
+        }
+        await pacer.breathe();
+      }
     });
+    return outcomes;
   }
 
   /** `work` in a transaction that holds the file's write lock, waiting for it as long as LOCK_WAIT_MS. */

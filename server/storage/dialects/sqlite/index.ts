@@ -27,7 +27,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     ddl: sqliteDdl,
     connections: new SqliteConnections(filename),
     locking: sqliteLocking,
-    maintenance: new SqliteMaintenance(),
+    maintenance: new SqliteMaintenance(filename),
     errors: sqliteErrors,
     announcements: sqliteAnnouncements,
   };

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Row } from '../../dialect.js';
 import type { KeyReader } from '../../key-reader.js';
+import { Statements } from './statements.js';
 
 /**
  * Key lookups on a connection of their own, each SQL text prepared once. better-sqlite3 runs a
@@ -11,7 +12,7 @@ import type { KeyReader } from '../../key-reader.js';
  */
 export class SqliteKeyReader implements KeyReader {
   private database: BetterSqlite3.Database | undefined;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private statements: Statements | undefined;
 
   constructor(private readonly filename: string) {}
 
@@ -28,16 +29,12 @@ export class SqliteKeyReader implements KeyReader {
   }
 
   async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.open().prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement.get(...bindings) as Row | undefined;
+    this.statements ??= new Statements(this.open());
+    return this.statements.get(sql).get(...bindings) as Row | undefined;
   }
 
   async close(): Promise<void> {
-    this.statements.clear();
+    this.statements = undefined;
     this.database?.close();
     this.database = undefined;
   }

@@ -1,9 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Maintenance } from '../../dialect.js';
 
 /** Rows this process writes before the planner's statistics are refreshed. */
 const ANALYZE_AFTER_CHANGES = 10_000;
-/** Index entries ANALYZE samples per index: a bounded cost (0.1–0.4 s at 100,000 objects). */
+/** Index entries ANALYZE samples per index: a bounded cost (0.1–0.4 s at 100,000 objects, on a thread of its own). */
 const ANALYSIS_LIMIT = 1_000;
 
 /**
@@ -17,6 +18,8 @@ export class SqliteMaintenance implements Maintenance {
    * after start, so the first check analyses whatever the file holds.
    */
   private analyzedAtChanges: number | undefined;
+
+  constructor(private readonly filename: string) {}
 
   async prepare(): Promise<void> {
     // The dialect made the directory; SQLite creates the file on first connection.
@@ -57,14 +60,20 @@ export class SqliteMaintenance implements Maintenance {
     // A new writer connection counts from 0 again.
     const since = this.analyzedAtChanges;
     if (since !== undefined && changes >= since && changes - since < ANALYZE_AFTER_CHANGES) return false;
-    await writer.raw(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
-    await writer.raw('ANALYZE');
-    // Other connections read statistics when they load the schema, which they do when it has
-    // changed: re-creating this view is that change.
-    await writer.raw('DROP VIEW IF EXISTS topocat_statistics_loaded');
-    await writer.raw('CREATE VIEW topocat_statistics_loaded AS SELECT 1 AS loaded');
-    const [after] = (await writer.raw('SELECT total_changes() AS changes')) as { changes: number }[];
-    this.analyzedAtChanges = after!.changes;
+    await this.analyzeInThread();
+    this.analyzedAtChanges = changes;
     return true;
+  }
+
+  /** ANALYZE on a worker thread's own connection (analyze-worker.ts), off the event loop. */
+  private analyzeInThread(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./analyze-worker.js', import.meta.url), { workerData: { filename: this.filename, analysisLimit: ANALYSIS_LIMIT } });
+      worker.once('message', (reply: { ok: boolean; message?: string; code?: string }) =>
+        reply.ok ? resolve() : reject(Object.assign(new Error(reply.message), reply.code !== undefined ? { code: reply.code } : {})),
+      );
+      worker.once('error', reject);
+      worker.once('exit', () => reject(new Error('the statistics thread ended without an answer')));
+    });
   }
 }
