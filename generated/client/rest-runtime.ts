@@ -2,8 +2,8 @@
 // Source: generator/templates/client-rest-runtime.ts.hbs, generator/model/http.ts
 
 /*
- * The REST client's transport, typed errors and query builder. No runtime dependencies: it needs
- * only a WHATWG `fetch` (Node 18+, browsers, Deno, Bun).
+ * The REST client's transport, typed errors, query builder and event streams. No runtime
+ * dependencies: it needs only a WHATWG `fetch` (Node 18+, browsers, Deno, Bun).
  */
 
 export interface ClientOptions {
@@ -185,6 +185,87 @@ export class Http {
     }
     if (response.status >= 400) throw errorFor(response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  /**
+   * Open an event stream (`Accept: text/event-stream`) at `path`, resuming after `lastEventId`;
+   * a refusal (4xx, 5xx) is a typed error, as for any request.
+   */
+  async stream(path: string, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { ...this.options.headers, accept: 'text/event-stream' };
+    if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    const response = await this.fetchImpl(this.base + path, { headers, signal });
+    if (response.status >= 400 || response.body === null) {
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON: the text is the message.
+      }
+      throw errorFor(response.status, parsed);
+    }
+    return response.body;
+  }
+}
+
+/** One change of a resource, as the event stream tells it. */
+export type Change<T> =
+  | { readonly event: string; readonly action: 'POST' | 'PUT'; readonly value: T }
+  | { readonly event: string; readonly action: 'DELETE'; readonly value: { readonly id: string } };
+
+export interface SubscribeOptions {
+  /** Resume after this event (a `Change`'s `event`): every later change comes first. */
+  readonly lastEventId?: string | undefined;
+  /** Stops the subscription (the iterator ends); `break` out of the loop does too. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** One event of a Server-Sent Events stream. */
+interface StreamEvent {
+  readonly id: string;
+  readonly event: string;
+  readonly data: string;
+}
+
+/**
+ * The event stream format (WHATWG HTML, "Interpreting an event stream"): lines ended by CRLF, LF
+ * or CR; `field: value` lines; a blank line dispatches; comments start with `:`. The service
+ * sends only `id`, `event`, `data` and `retry`. Written out rather than taken from a package so
+ * that this client keeps needing nothing but `fetch`.
+ */
+async function* serverSentEvents(body: ReadableStream<Uint8Array>, onRetry: (ms: number) => void): AsyncGenerator<StreamEvent> {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let buffer = '';
+  let fields = { id: '', event: '', data: [] as string[] };
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: RegExpExecArray | null;
+      while ((end = /\r\n|\n|\r(?!$)/.exec(buffer)) !== null) {
+        const line = buffer.slice(0, end.index);
+        buffer = buffer.slice(end.index + end[0].length);
+        if (line === '') {
+          if (fields.data.length > 0) yield { id: fields.id, event: fields.event || 'message', data: fields.data.join('\n') };
+          fields = { id: fields.id, event: '', data: [] };
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const name = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (name === 'data') fields.data.push(text);
+        else if (name === 'event') fields.event = text;
+        else if (name === 'id' && !text.includes('\0')) fields.id = text;
+        else if (name === 'retry' && /^\d+$/.test(text)) onRetry(Number(text));
+      }
+    }
+  } finally {
+    reader.releaseLock();
   }
 }
 
@@ -416,5 +497,49 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   /** Delete the resource; its older representations stay stored. */
   async delete(id: string, options: WriteOptions = {}): Promise<void> {
     await this.http.request('DELETE', this.item(id), { headers: { 'if-match': options.ifMatch } });
+  }
+
+  /**
+   * The changes of the collection that the query selects (as `list` would), as they are
+   * committed: an async iterator that runs until you `break` or abort. After a dropped
+   * connection it reconnects on its own and resumes after the last event it gave, so no change is
+   * lost or given twice; `lastEventId` resumes from an earlier run.
+   */
+  subscribe(query?: QueryInput<F>, options: SubscribeOptions = {}): AsyncGenerator<Change<T>, void, undefined> {
+    return this.follow(`/${this.name}${suffix(toQuery(query))}`, options);
+  }
+
+  /** The changes of one resource that the query selects, as `subscribe` gives them. */
+  subscribeTo(id: string, query?: QueryInput<F>, options: SubscribeOptions = {}): AsyncGenerator<Change<T>, void, undefined> {
+    return this.follow(`${this.item(id)}${suffix(toQuery(query))}`, options);
+  }
+
+  private async *follow(path: string, options: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined> {
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    options.signal?.addEventListener('abort', abort);
+    let lastEventId = options.lastEventId;
+    let retryMs = 2_000;
+    try {
+      while (!stop.signal.aborted) {
+        try {
+          const body = await this.http.stream(path, lastEventId, stop.signal);
+          for await (const event of serverSentEvents(body, (ms) => (retryMs = ms))) {
+            lastEventId = event.id;
+            const action = event.event as Change<T>['action'];
+            yield { event: event.id, action, value: JSON.parse(event.data) } as Change<T>;
+          }
+        } catch (error) {
+          // A refusal (4xx) is final; a lost connection or an unavailable service (5xx) is
+          // resumed after the pause the service asks for.
+          if (stop.signal.aborted) return;
+          if (error instanceof TopocatError && error.status < 500) throw error;
+        }
+        if (!stop.signal.aborted) await new Promise((resolve) => setTimeout(resolve, retryMs));
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
+      stop.abort();
+    }
   }
 }

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 33a726eb54840d1e255673e671f66b174ea2a4e48184447695a5f52b1631c428 output 654eba3e7bc35516520d961faebfb2753aa91767c8672fd1e5576cf2db846c0b
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 52d1ce8d1856cdf034a16df3a16da9c6946818c73b434904cc376951b879ac55 output 07f9e0c78104c8c8b1bfa62c7cd00c2f113e0bfe209522e1531110a5e4c61e58
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -125,6 +125,29 @@ export declare class Http {
     private readonly fetchImpl;
     constructor(options: ClientOptions);
     request(method: string, path: string, init?: RequestOptions): Promise<RawResponse>;
+    /**
+     * Open an event stream (`Accept: text/event-stream`) at `path`, resuming after `lastEventId`;
+     * a refusal (4xx, 5xx) is a typed error, as for any request.
+     */
+    stream(path: string, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
+}
+/** One change of a resource, as the event stream tells it. */
+export type Change<T> = {
+    readonly event: string;
+    readonly action: 'POST' | 'PUT';
+    readonly value: T;
+} | {
+    readonly event: string;
+    readonly action: 'DELETE';
+    readonly value: {
+        readonly id: string;
+    };
+};
+export interface SubscribeOptions {
+    /** Resume after this event (a `Change`'s `event`): every later change comes first. */
+    readonly lastEventId?: string | undefined;
+    /** Stops the subscription (the iterator ends); `break` out of the loop does too. */
+    readonly signal?: AbortSignal | undefined;
 }
 type Scalar = string | number | boolean;
 type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
@@ -210,5 +233,15 @@ export declare class Collection<T extends {
     patch(id: string, patch: MergePatch<T>, options?: WriteOptions): Promise<Versioned<T>>;
     /** Delete the resource; its older representations stay stored. */
     delete(id: string, options?: WriteOptions): Promise<void>;
+    /**
+     * The changes of the collection that the query selects (as `list` would), as they are
+     * committed: an async iterator that runs until you `break` or abort. After a dropped
+     * connection it reconnects on its own and resumes after the last event it gave, so no change is
+     * lost or given twice; `lastEventId` resumes from an earlier run.
+     */
+    subscribe(query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
+    /** The changes of one resource that the query selects, as `subscribe` gives them. */
+    subscribeTo(id: string, query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
+    private follow;
 }
 export {};
