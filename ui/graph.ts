@@ -4,7 +4,10 @@ import { elementId, linkEnds, onPath, references, type Resource, type Topology }
 
 cytoscape.use(fcose);
 
-/** Above this many drawn nodes, layouts are drafts and updates place new elements without a new layout. */
+/**
+ * Above this many drawn nodes (domains, networks, nodes and ports), ports lose their labels and
+ * layouts their label sizes and some iterations, and updates place new elements without a new layout.
+ */
 const LARGE = 1_500;
 
 const label = (resource: Resource): string => resource.name ?? resource.id;
@@ -71,6 +74,7 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: 'node[kind = "domains"]', style: { shape: 'round-rectangle', 'background-color': '#f5f3ff', 'border-color': '#8b5cf6', 'border-width': 2, 'border-style': 'dashed', 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 12, padding: '20px' } },
   { selector: 'edge', style: { width: 1.5, 'line-color': '#64748b', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 7, 'min-zoomed-font-size': 9, 'text-rotation': 'autorotate' } },
   { selector: 'edge.directed', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#64748b', 'arrow-scale': 0.9 } },
+  { selector: 'node.quiet', style: { label: '' } },
   { selector: '.faded', style: { opacity: 0.15 } },
   { selector: 'node.match', style: { 'border-color': '#dc2626', 'border-width': 3 } },
   { selector: '.on-path', style: { 'line-color': '#dc2626', 'target-arrow-color': '#dc2626', 'border-color': '#dc2626', 'border-width': 3, width: 3, 'z-index': 10 } },
@@ -83,7 +87,7 @@ export class Graph {
 
   constructor(container: HTMLElement) {
     // Edges are hidden while the view moves: panning 4,000 ports stays smooth.
-    this.cy = cytoscape({ container, style: STYLE, minZoom: 0.02, maxZoom: 4, wheelSensitivity: 0.3, boxSelectionEnabled: false, hideEdgesOnViewport: true });
+    this.cy = cytoscape({ container, style: STYLE, minZoom: 0.02, maxZoom: 4, boxSelectionEnabled: false, hideEdgesOnViewport: true });
   }
 
   get large(): boolean {
@@ -96,6 +100,8 @@ export class Graph {
       this.cy.elements().remove();
       this.cy.add([...elements]);
     });
+    this.cy.container()!.classList.toggle('large', this.large);
+    if (this.large) this.cy.nodes('[kind = "ports"]').addClass('quiet');
     return this.layout(true);
   }
 
@@ -120,12 +126,13 @@ export class Graph {
           const parent = want.data.parent ? this.cy.getElementById(want.data.parent) : undefined;
           const at = parent && parent.nonempty() ? parent.position() : this.cy.extent();
           const position = 'x' in at ? { x: at.x + Math.random() * 40 - 20, y: at.y + Math.random() * 40 - 20 } : { x: (at.x1 + at.x2) / 2, y: (at.y1 + at.y2) / 2 };
-          this.cy.add({ ...want, ...(want.group === 'nodes' ? { position } : {}) });
+          const added = this.cy.add({ ...want, ...(want.group === 'nodes' ? { position } : {}) });
+          if (this.large && want.data.kind === 'ports') added.addClass('quiet');
           changed = true;
           continue;
         }
         if (element.data('label') !== want.data.label) element.data('label', want.data.label);
-        element.classes(want.classes ?? '');
+        if (element.isEdge()) element.toggleClass('directed', want.classes === 'directed');
         if (element.isNode() && ((element as NodeSingular).data('parent') ?? undefined) !== (want.data.parent ?? undefined)) {
           (element as NodeSingular).move({ parent: want.data.parent ?? null });
           changed = true;
@@ -139,8 +146,9 @@ export class Graph {
     const large = this.large;
     const layout = this.cy.layout({
       name: 'fcose',
-      // Drafts (spectral placement only) above LARGE nodes: a full layout of 5,000 costs seconds.
-      quality: large ? 'draft' : 'default',
+      // A draft (spectral placement only) overlaps the compound boxes; the full layout keeps them apart.
+      quality: 'default',
+      numIter: large ? 1_000 : 2_500,
       randomize: fresh,
       animate: false,
       fit: fresh,

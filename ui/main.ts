@@ -131,6 +131,9 @@ async function run(client: TopologyClient, http: Http): Promise<void> {
   for (const [collection, resources] of lists) for (const resource of resources) topology.put(collection, resource);
   timings.loaded = performance.now() - started;
   await graph.draw(elementsOf(topology));
+  timings.laidOut = performance.now() - started;
+  // Drawn: the frame after the layout has been painted.
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   timings.drawn = performance.now() - started;
   loaded = true;
   for (const change of pending.splice(0)) apply(change);
