@@ -22,7 +22,7 @@ const SAMPLES = 5;
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** What runs in the page: its Cytoscape instance and hooks (ui/main.ts). */
-declare const topocat: { cy: any; timings: Record<string, number>; select(id: string): void };
+declare const topocat: { cy: { zoom(level?: number): number; getElementById(id: string): { data(key: string): unknown } }; timings: Record<string, number>; select(id: string): void };
 declare const document: { querySelectorAll(selector: string): { length: number } };
 declare function requestAnimationFrame(callback: () => void): number;
 declare const sessionStorage: { setItem(key: string, value: string): void };
