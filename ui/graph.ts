@@ -18,13 +18,24 @@ const label = (resource: Resource): string => resource.name ?? resource.id;
  * an arrow). A containment the topology does not state is not drawn; a link whose end is not
  * drawn is left out.
  */
-export function elementsOf(topology: Topology): ElementDefinition[] {
+export function elementsOf(topology: Topology, portsInside = topology.of('nodes').size + topology.of('ports').size <= LARGE): ElementDefinition[] {
   const parent = new Map<string, string>();
+  /** Ports beside their node (in its container, tied to it by an edge) rather than inside it. */
+  const attached: ElementDefinition[] = [];
+  const besideNode = new Map<string, string>();
   const contain = (container: string, member: string): void => {
     if (!parent.has(member) && member !== container) parent.set(member, container);
   };
   // Narrowest container first: a node listed by its network and its domain goes in the network.
-  for (const node of topology.of('nodes').values()) for (const port of references(node, 'ports')) contain(elementId('nodes', node.id), port);
+  for (const node of topology.of('nodes').values()) {
+    for (const port of references(node, 'ports')) {
+      if (portsInside) contain(elementId('nodes', node.id), port);
+      else if (!besideNode.has(port)) {
+        besideNode.set(port, elementId('nodes', node.id));
+        attached.push({ group: 'edges', data: { id: `attach:${port}`, source: elementId('nodes', node.id), target: port }, classes: 'attachment' });
+      }
+    }
+  }
   for (const network of topology.of('networks').values()) {
     for (const member of [...references(network, 'nodes'), ...references(network, 'ports')]) contain(elementId('networks', network.id), member);
   }
@@ -41,9 +52,12 @@ export function elementsOf(topology: Topology): ElementDefinition[] {
   };
   for (const collection of ['domains', 'networks', 'nodes', 'ports'] as const) for (const resource of topology.of(collection).values()) add(collection, resource);
   for (const box of boxes) {
-    const container = parent.get(box.data.id!);
+    // A port beside its node goes in the node's container.
+    const id = box.data.id!;
+    const node = besideNode.get(id);
+    const container = parent.get(node ?? id) ?? parent.get(id);
     // Only a drawn container, and never a cycle of domains listing each other.
-    if (container !== undefined && drawn.has(container) && !within(parent, container, box.data.id!)) box.data.parent = container;
+    if (container !== undefined && drawn.has(container) && !within(parent, container, id)) box.data.parent = container;
   }
 
   const edges: ElementDefinition[] = [];
@@ -52,7 +66,7 @@ export function elementsOf(topology: Topology): ElementDefinition[] {
     if (!ends || !drawn.has(ends.source) || !drawn.has(ends.target)) continue;
     edges.push({ group: 'edges', data: { id: elementId('links', link.id), source: ends.source, target: ends.target, label: link.name ?? '' }, classes: ends.directed ? 'directed' : '' });
   }
-  return [...boxes, ...edges];
+  return [...boxes, ...attached.filter((a) => drawn.has(a.data.source!) && drawn.has(a.data.target!)), ...edges];
 }
 
 /** Whether `container` lies inside `member` (following `parent`): making it member's parent would close a cycle. */
@@ -66,13 +80,14 @@ function within(parent: ReadonlyMap<string, string>, container: string, member: 
 }
 
 const STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { label: 'data(label)', 'font-size': 10, 'min-zoomed-font-size': 7, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#1f2933' } },
+  { selector: 'node', style: { label: 'data(label)', 'font-size': 11, 'min-zoomed-font-size': 5, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#1f2933' } },
   { selector: 'node[kind = "nodes"]', style: { shape: 'round-rectangle', 'background-color': '#3b82f6', width: 26, height: 26 } },
   { selector: 'node[kind = "nodes"]:parent', style: { 'background-color': '#dbeafe', 'background-opacity': 1, 'border-color': '#3b82f6', 'border-width': 1.5, padding: '6px', 'text-valign': 'top', 'text-margin-y': -3 } },
   { selector: 'node[kind = "ports"]', style: { shape: 'ellipse', 'background-color': '#f59e0b', width: 10, height: 10, 'font-size': 7 } },
-  { selector: 'node[kind = "networks"]', style: { shape: 'round-rectangle', 'background-color': '#ecfdf5', 'border-color': '#10b981', 'border-width': 2, 'text-valign': 'top', 'font-weight': 'bold', padding: '14px' } },
-  { selector: 'node[kind = "domains"]', style: { shape: 'round-rectangle', 'background-color': '#f5f3ff', 'border-color': '#8b5cf6', 'border-width': 2, 'border-style': 'dashed', 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 12, padding: '20px' } },
+  { selector: 'node[kind = "networks"]', style: { shape: 'round-rectangle', 'background-color': '#ecfdf5', 'border-color': '#10b981', 'border-width': 2, 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 13, padding: '14px' } },
+  { selector: 'node[kind = "domains"]', style: { shape: 'round-rectangle', 'background-color': '#f5f3ff', 'border-color': '#8b5cf6', 'border-width': 2, 'border-style': 'dashed', 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 15, padding: '20px' } },
   { selector: 'edge', style: { width: 1.5, 'line-color': '#64748b', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 7, 'min-zoomed-font-size': 9, 'text-rotation': 'autorotate' } },
+  { selector: 'edge.attachment', style: { width: 1, 'line-color': '#f59e0b', 'curve-style': 'straight', label: '' } },
   { selector: 'edge.directed', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#64748b', 'arrow-scale': 0.9 } },
   { selector: 'node.quiet', style: { label: '' } },
   { selector: '.faded', style: { opacity: 0.15 } },
@@ -146,7 +161,8 @@ export class Graph {
     const large = this.large;
     const layout = this.cy.layout({
       name: 'fcose',
-      // A draft (spectral placement only) overlaps the compound boxes; the full layout keeps them apart.
+      // A draft (spectral placement only) piles the nodes of 1,000-node pictures onto a few lines
+      // across the boxes; the full layout keeps networks apart and their rings readable.
       quality: 'default',
       numIter: large ? 1_000 : 2_500,
       randomize: fresh,
