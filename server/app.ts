@@ -19,6 +19,7 @@ import { mountSoapEndpoint } from './soap/endpoint.js';
 import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
+import { serviceStream } from './subscriptions/service-stream.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -50,6 +51,8 @@ export function createApp({ config, logger, store, facts, authenticator, represe
   app.use(authentication(authenticator));
 
   const router = new Router();
+  // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
+  router.get('/', serviceStream(kinds, events));
   mountDiscovery(router, { kinds, representations, store, facts });
 
   // Discovery and the collections share one router, so a request is routed once; the

@@ -31,8 +31,6 @@ export interface Subscription {
   readonly floor?: number;
   /** Called for each change that matches, in event order; must not throw. */
   deliver(change: Published): void;
-  /** While catching up from the event log: resolves when the subscriber can take more. */
-  ready?(): Promise<void>;
 }
 
 /**
@@ -122,20 +120,28 @@ export class Hub {
     };
   }
   /**
-   * Deliver to `subscription` the changes after `from` up to `until` (the `after` of its add) from
-   * the event log: what a reconnecting client missed. Resolves once they are all delivered.
+   * Deliver to `subscriptions` the changes after `from` up to `until` (the `after` of their add)
+   * from the event log, in event order: what a reconnecting client missed. Each change goes to the
+   * subscriptions of its collection (and resource) whose conditions it meets. Resolves once they
+   * are all delivered; between batches it waits for `ready` (the subscriber can take more).
    */
-  async replay(subscription: Subscription, from: number, until: number): Promise<void> {
+  async replay(subscriptions: readonly Subscription[], from: number, until: number, ready: () => Promise<void>): Promise<void> {
+    const collections = [...new Set(subscriptions.map((s) => s.kind.collection))];
+    // One resource's stream reads only its rows; a stream of several reads their collections'.
+    const id = subscriptions.length === 1 ? subscriptions[0]!.id : undefined;
     for (let position = from; position < until; ) {
-      const events = await this.feed.log.after(position, REPLAY_BATCH, [subscription.kind.collection], subscription.id);
+      const events = await this.feed.log.after(position, REPLAY_BATCH, collections, id);
       const due = events.filter((e) => e.event <= until);
       for (const event of due) {
-        const prepared = new Prepared(event, subscription.kind, this.representations, this);
-        if (await prepared.matches(subscription.conditions)) subscription.deliver(prepared.published);
+        for (const subscription of subscriptions) {
+          if (subscription.kind.collection !== event.kind || (subscription.id !== undefined && subscription.id !== event.id)) continue;
+          const prepared = new Prepared(event, subscription.kind, this.representations, this);
+          if (await prepared.matches(subscription.conditions)) subscription.deliver(prepared.published);
+        }
       }
       if (due.length < REPLAY_BATCH) return;
       position = due.at(-1)!.event;
-      await subscription.ready?.();
+      await ready();
     }
   }
 
