@@ -41,6 +41,8 @@ export interface Dialect {
   readonly errors: ErrorClassifier;
   /** Word of committed changes between processes (see storage/change-feed.ts). */
   readonly announcements: Announcements;
+  /** SQL building: the data points of the measurement store (storage/measurements/). */
+  readonly points: PointSql;
 }
 
 /** Conditions and ordering on the JSON value at a path of a document (the REST query language). */
@@ -60,6 +62,18 @@ export interface JsonSql {
    * numbers (booleans as 0 and 1) before strings, strings bytewise.
    */
   sortKeys(column: string, segments: readonly string[]): readonly string[];
+}
+
+/** The measurement store's one statement that differs: a batch of points inserted as a set. */
+export interface PointSql {
+  /**
+   * INSERT of one series' points from the JSON text of an array of point objects (each with a
+   * numeric `ts`), in one statement whatever the batch's size; bindings: mid, event id, the
+   * JSON text. A (mid, ts) stored already is skipped (a client re-sending a batch).
+   */
+  readonly insertFromJson: string;
+  /** The number of rows a write statement run through `knex.raw` changed. */
+  changedRows(result: unknown): number;
 }
 
 /** How values go into columns and come out of them. */

@@ -68,10 +68,11 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
 /**
  * Number `changes` and add them to the event log, as the last work of a write transaction. The
  * counter row stays locked until the transaction ends, so a transaction that commits later always
- * gets later ids: a reader that has seen event n has seen every event below n.
+ * gets later ids: a reader that has seen event n has seen every event below n. Returns the id of
+ * the first change (the others follow in order), 0 for none.
  */
-export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<void> {
-  if (changes.length === 0) return;
+export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number> {
+  if (changes.length === 0) return 0;
   const result = (await trx.raw(`UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length])) as
     | { rows: { last: number | string }[] }
     | { last: number | string }[];
@@ -81,6 +82,7 @@ export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, cha
     await trx(EVENTS).insert(changes.slice(i, i + 200).map((change, j) => ({ event: first + i + j, ...change })));
   }
   await dialect.announcements.announce(trx);
+  return first;
 }
 
 interface EventRow {

@@ -41,7 +41,7 @@ function errorFrame(message: string, path = ''): string {
 
 /** UNIS's frame; with `fields`, the data keeps only those top-level members. */
 function frame(change: Published, fields: readonly string[] | undefined): string {
-  const headers = `{"headers":{"action":"${change.action}","collection":"${change.kind.collection}","id":${JSON.stringify(change.id)}},"data":`;
+  const headers = `{"headers":{"action":"${change.action}","collection":${JSON.stringify(change.collection)},"id":${JSON.stringify(change.id)}},"data":`;
   if (!fields || change.action === 'DELETE') return `${headers}${change.data}}`;
   const document = JSON.parse(change.data) as Record<string, unknown>;
   const kept: Record<string, unknown> = {};

@@ -5,6 +5,7 @@ import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
 import { PostgresLocking } from './locking.js';
 import { PostgresMaintenance } from './maintenance.js';
+import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
 
@@ -23,6 +24,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     locking: new PostgresLocking(settings),
     maintenance: new PostgresMaintenance(settings.schema),
     errors: postgresErrors,
+    points: postgresPoints,
     announcements: new PostgresAnnouncements(settings),
   };
 }

@@ -7,6 +7,7 @@ import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
 import { sqliteLocking } from './locking.js';
 import { SqliteMaintenance } from './maintenance.js';
+import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
 
 /**
@@ -29,6 +30,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     locking: sqliteLocking,
     maintenance: new SqliteMaintenance(filename),
     errors: sqliteErrors,
+    points: sqlitePoints,
     announcements: sqliteAnnouncements,
   };
 }
