@@ -132,7 +132,12 @@ export function readData(context: MeasurementContext): RouterMiddleware {
     const type = responseType(ctx);
     const query = pointQuery(ctx, context);
     const series = await pathSeries(ctx, context.measurements);
-    const conditions = typeConditions(query.conditions, dataKind.fields, { integralTs: false });
+    let conditions;
+    try {
+      conditions = typeConditions(query.conditions, dataKind.fields, { integralTs: false });
+    } catch (error) {
+      throw error instanceof QueryError ? malformedQuery(error) : error;
+    }
     const points = context.measurements.points(series, { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, ...(query.skip !== undefined ? { skip: query.skip } : {}) });
     // The first row is read before answering, so that a failing query still gets its status.
     const iterator = points[Symbol.asyncIterator]();
