@@ -44,7 +44,7 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
     tags: [
       { name: 'discovery', description: 'Finding the collections, the schemas and this description.' },
       ...model.kinds.map((k) => ({ name: k.collection, description: `${k.name} resources (schema \`${k.file}\`).` })),
-      { name: 'measurements', description: 'UNIS\'s measurement store: series of data points of metadata resources (`/events`, `/data`).' },
+      { name: 'measurement store', description: 'UNIS\'s measurement store: series of data points of metadata resources (`/events`, `/data`).' },
     ],
     paths,
     components: {

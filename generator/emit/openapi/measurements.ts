@@ -5,7 +5,8 @@ import { errors, header } from './responses.js';
 /** The media types the measurement store answers in (the client's Accept chooses). */
 const MEDIA = ['application/topology+json', 'application/json', 'application/perfsonar+json'];
 const content = (schema: Json): Json => ({ content: Object.fromEntries(MEDIA.map((m) => [m, { schema }])) });
-const tags = ['measurements'];
+/** Not `measurements`: that is the Measurement kind's collection and tag. */
+const tags = ['measurement store'];
 const requestId = { 'X-Request-Id': header('XRequestId') };
 const mid: Json = { name: 'mid', in: 'path', required: true, description: 'The series\' id: the id of its metadata resource.', schema: { type: 'string' } };
 const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
@@ -64,7 +65,13 @@ export const MEASUREMENT_SCHEMAS: Json = {
     type: 'object',
     description: 'Points of one series.',
     required: ['data'],
-    properties: { mid: { type: 'string', description: 'The series (in `POST /data`; implied by the address in `POST /data/{mid}`).' }, data: { type: 'array', items: ref('DataPoint') } },
+    properties: { mid: { type: 'string', description: 'The series, when given: the one of the address.' }, data: { type: 'array', items: ref('DataPoint') } },
+  },
+  SeriesDataBatch: {
+    type: 'object',
+    description: 'Points of the series `mid` (an item of `POST /data`).',
+    required: ['mid', 'data'],
+    properties: { mid: { type: 'string' }, data: { type: 'array', items: ref('DataPoint') } },
   },
   DataAppended: {
     type: 'object',
@@ -172,7 +179,7 @@ export function measurementPaths(model: Model, used: Set<number>): Json {
       delete: remove('removeSeries'),
     },
     '/data': {
-      post: append('appendData', 'Append points to series', { anyOf: [{ type: 'array', items: { allOf: [ref('DataBatch'), { required: ['mid'] }] } }, { allOf: [ref('DataBatch'), { required: ['mid'] }] }] }, [400, 404, 406, 413, 415]),
+      post: append('appendData', 'Append points to series', { anyOf: [{ type: 'array', items: ref('SeriesDataBatch') }, ref('SeriesDataBatch')] }, [400, 404, 406, 413, 415]),
     },
     '/data/{mid}': {
       parameters: [mid],
