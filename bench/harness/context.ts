@@ -16,6 +16,8 @@ export interface Sizes {
   readonly cpuSeconds: number;
   /** Writes whose frames the subscription latency rows time, at each number of subscribers. */
   readonly subscriptionWrites: number;
+  /** Points of the series whose newest 1,000 the measurement store's read row reads. */
+  readonly measurementPoints: number;
 }
 
 /** The fixed load of the CPU-per-request rows: requests offered per second, over this many connections. */
@@ -30,6 +32,7 @@ export const FULL: Sizes = {
   cpuRounds: 3,
   cpuSeconds: 10,
   subscriptionWrites: 200,
+  measurementPoints: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -41,6 +44,7 @@ export const QUICK: Sizes = {
   cpuRounds: 1,
   cpuSeconds: 1,
   subscriptionWrites: 10,
+  measurementPoints: 5_000,
 };
 
 export interface BenchContext {
