@@ -43,6 +43,8 @@ export interface Dialect {
   readonly announcements: Announcements;
   /** SQL building: the data points of the measurement store (storage/measurements/). */
   readonly points: PointSql;
+  /** Statements of write jobs run without the query builder, prepared once. */
+  readonly statements: WriteStatements;
 }
 
 /** Conditions and ordering on the JSON value at a path of a document (the REST query language). */
@@ -72,8 +74,24 @@ export interface PointSql {
    * JSON text. A (mid, ts) stored already is skipped (a client re-sending a batch).
    */
   readonly insertFromJson: string;
-  /** The number of rows a write statement run through `knex.raw` changed. */
-  changedRows(result: unknown): number;
+}
+
+/** What a statement run by WriteStatements yields. */
+export interface StatementResult {
+  /** Rows it returned (a SELECT, or RETURNING). */
+  readonly rows: readonly Row[];
+  /** Rows it inserted, updated or deleted. */
+  readonly changes: number;
+}
+
+/**
+ * The statements of a write job on its hot path, as the key reader runs reads: SQL with `?`
+ * placeholders, prepared once per connection (SQLite) and run without building a query, inside
+ * the job's transaction. Building and running a statement through knex costs several times what
+ * SQLite spends on a one-row insert (see docs/benchmarks.md).
+ */
+export interface WriteStatements {
+  run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult>;
 }
 
 /** How values go into columns and come out of them. */

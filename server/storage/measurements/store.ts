@@ -3,6 +3,7 @@ import type { SortKey } from '../../query/syntax.js';
 import type { Condition } from '../../query/tree.js';
 import { nowMicros } from '../clock.js';
 import type { Database } from '../database.js';
+import type { Row, StatementResult } from '../dialect.js';
 import { SeriesMissing, StorageUnavailable } from '../errors.js';
 import { recordChanges, type Change } from '../events.js';
 import { QueryCompiler } from '../query-sql.js';
@@ -66,7 +67,7 @@ export interface PointSelection {
   readonly skip?: number;
 }
 
-interface SeriesRow {
+interface SeriesRow extends Row {
   mid: string;
   metadata_url: string;
   collection_size: number | string;
@@ -101,7 +102,7 @@ export function expiryCutoff(ttl: number, now: number): number | undefined {
  */
 export class MeasurementStore {
   private readonly compiler: QueryCompiler;
-  private readonly sql: { readonly series: string; readonly oldestBeyond: string };
+  private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string };
 
   constructor(
     private readonly db: Database,
@@ -111,6 +112,8 @@ export class MeasurementStore {
     this.compiler = new QueryCompiler(db.dialect);
     this.sql = {
       series: `SELECT mid, metadata_url, collection_size, ttl, datum_schema, points, ts FROM ${SERIES} WHERE mid = ?`,
+      count: `UPDATE ${SERIES} SET points = ? WHERE mid = ?`,
+      expired: `DELETE FROM ${POINTS} WHERE mid = ? AND ts < ?`,
       // The `ts` of the n-th oldest point (0-based): everything up to it goes.
       oldestBeyond: `DELETE FROM ${POINTS} WHERE mid = ? AND ts <= (SELECT ts FROM ${POINTS} WHERE mid = ? ORDER BY ts LIMIT 1 OFFSET ?)`,
     };
@@ -121,15 +124,15 @@ export class MeasurementStore {
     const now = nowMicros();
     return this.write(async (trx) => {
       await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [registration.mid]);
-      const row = (await trx(SERIES).first('*').where('mid', registration.mid)) as SeriesRow | undefined;
-      const columns = { metadata_url: registration.metadataUrl, collection_size: registration.collectionSize, ttl: registration.ttl, datum_schema: registration.datumSchema };
+      const [row] = (await this.run(trx, this.sql.series, [registration.mid])).rows as readonly SeriesRow[];
+      const columns = [registration.metadataUrl, registration.collectionSize, registration.ttl, registration.datumSchema];
       if (!row) {
-        await trx(SERIES).insert({ mid: registration.mid, ...columns, points: 0, ts: now });
+        await this.run(trx, `INSERT INTO ${SERIES} (metadata_url, collection_size, ttl, datum_schema, points, ts, mid) VALUES (?, ?, ?, ?, 0, ?, ?)`, [...columns, now, registration.mid]);
         return { series: { ...registration, points: 0, ts: now }, created: true };
       }
       const before = seriesOf(row);
       const points = before.points - (await this.prune(trx, registration.mid, before.points, registration.collectionSize, expiryCutoff(registration.ttl, now)));
-      await trx(SERIES).where('mid', registration.mid).update({ ...columns, points });
+      await this.run(trx, `UPDATE ${SERIES} SET metadata_url = ?, collection_size = ?, ttl = ?, datum_schema = ?, points = ? WHERE mid = ?`, [...columns, points, registration.mid]);
       return { series: { ...registration, points, ts: before.ts }, created: false };
     });
   }
@@ -177,22 +180,21 @@ export class MeasurementStore {
     return this.write(async (trx) => {
       await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, mids);
       const rows = new Map<string, Series>();
-      for (let i = 0; i < mids.length; i += 500) {
-        for (const row of (await trx(SERIES).select('*').whereIn('mid', mids.slice(i, i + 500))) as SeriesRow[]) rows.set(row.mid, seriesOf(row));
+      for (const mid of mids) {
+        const [row] = (await this.run(trx, this.sql.series, [mid])).rows as readonly SeriesRow[];
+        if (!row) throw new SeriesMissing(mid, merged.get(mid)!.index);
+        rows.set(mid, seriesOf(row));
       }
-      for (const [mid, { index }] of merged) if (!rows.has(mid)) throw new SeriesMissing(mid, index);
-
-      const ts = now;
-      const first = await recordChanges(trx, this.db.dialect, mids.map((mid): Change => ({ kind: DATA_COLLECTION, id: mid, ts, action: 'POST' })));
+      const first = await recordChanges(trx, this.db.dialect, mids.map((mid): Change => ({ kind: DATA_COLLECTION, id: mid, ts: now, action: 'POST' })));
       const results: Appended[] = [];
       for (const [i, mid] of mids.entries()) {
         const series = rows.get(mid)!;
         const cutoff = expiryCutoff(series.ttl, now);
         const all = merged.get(mid)!.points;
         const live = cutoff === undefined ? all : all.filter((p) => p.ts >= cutoff);
-        const stored = live.length === 0 ? 0 : this.db.dialect.points.changedRows(await trx.raw(this.db.dialect.points.insertFromJson, [mid, first + i, JSON.stringify(live)]));
+        const stored = live.length === 0 ? 0 : (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, first + i, JSON.stringify(live)])).changes;
         const dropped = await this.prune(trx, mid, series.points + stored, series.collectionSize, cutoff);
-        if (stored !== 0 || dropped !== 0) await trx(SERIES).where('mid', mid).update({ points: series.points + stored - dropped });
+        if (stored !== 0 || dropped !== 0) await this.run(trx, this.sql.count, [series.points + stored - dropped, mid]);
         results.push({ mid, stored, duplicates: live.length - stored, expired: all.length - live.length, dropped });
       }
       return results;
@@ -206,10 +208,14 @@ export class MeasurementStore {
   private async prune(trx: Knex.Transaction, mid: string, points: number, cap: number, cutoff: number | undefined): Promise<number> {
     let deleted = 0;
     // An index range of the key: nothing to read when nothing has expired.
-    if (cutoff !== undefined) deleted += this.db.dialect.points.changedRows(await trx.raw(`DELETE FROM ${POINTS} WHERE mid = ? AND ts < ?`, [mid, cutoff]));
+    if (cutoff !== undefined) deleted += (await this.run(trx, this.sql.expired, [mid, cutoff])).changes;
     const excess = points - deleted - cap;
-    if (excess > 0) deleted += this.db.dialect.points.changedRows(await trx.raw(this.sql.oldestBeyond, [mid, mid, excess - 1]));
+    if (excess > 0) deleted += (await this.run(trx, this.sql.oldestBeyond, [mid, mid, excess - 1])).changes;
     return deleted;
+  }
+
+  private run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult> {
+    return this.db.dialect.statements.run(trx, sql, bindings);
   }
 
   /** The live points of a series that match, as stored JSON text, streamed (newest first unless sorted). */

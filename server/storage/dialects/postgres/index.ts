@@ -8,6 +8,7 @@ import { PostgresMaintenance } from './maintenance.js';
 import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
+import { postgresStatements } from './write-statements.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -25,6 +26,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     maintenance: new PostgresMaintenance(settings.schema),
     errors: postgresErrors,
     points: postgresPoints,
+    statements: postgresStatements,
     announcements: new PostgresAnnouncements(settings),
   };
 }

@@ -9,6 +9,7 @@ import { sqliteLocking } from './locking.js';
 import { SqliteMaintenance } from './maintenance.js';
 import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
+import { sqliteStatements } from './write-statements.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -31,6 +32,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     maintenance: new SqliteMaintenance(filename),
     errors: sqliteErrors,
     points: sqlitePoints,
+    statements: sqliteStatements,
     announcements: sqliteAnnouncements,
   };
 }

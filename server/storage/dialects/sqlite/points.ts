@@ -7,7 +7,4 @@ import { POINTS } from '../../measurements/tables.js';
  */
 export const sqlitePoints: PointSql = {
   insertFromJson: `INSERT INTO ${POINTS} (mid, event, ts, doc) SELECT ?, ?, json_extract(value, '$.ts'), value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
-  changedRows(result: unknown): number {
-    return (result as { changes: number }).changes;
-  },
 };
