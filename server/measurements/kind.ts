@@ -32,7 +32,7 @@ export function dataPublication(store: MeasurementStore): OutsideCollection {
     kind: dataKind,
     frameCollection: (mid) => `${DATA_COLLECTION}/${mid}`,
     async texts(events: readonly ChangeEvent[]) {
-      const points = await store.published(events.map((e) => e.event));
+      const points = await store.published(events);
       const texts = new Map<number, string>();
       for (const event of events) {
         const docs = points.get(event.event);

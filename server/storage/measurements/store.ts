@@ -5,7 +5,7 @@ import { nowMicros } from '../clock.js';
 import type { Database } from '../database.js';
 import type { Row, StatementResult } from '../dialect.js';
 import { SeriesMissing, StorageUnavailable } from '../errors.js';
-import { recordChanges, type Change } from '../events.js';
+import { recordChanges, type Change, type ChangeEvent } from '../events.js';
 import { QueryCompiler } from '../query-sql.js';
 import type { ResourceStore } from '../resource-store.js';
 import { POINTS, SERIES } from './tables.js';
@@ -185,17 +185,25 @@ export class MeasurementStore {
         if (!row) throw new SeriesMissing(mid, merged.get(mid)!.index);
         rows.set(mid, seriesOf(row));
       }
-      const first = await recordChanges(trx, this.db.dialect, mids.map((mid): Change => ({ kind: DATA_COLLECTION, id: mid, ts: now, action: 'POST' })));
+      const live = new Map<string, DataPoint[]>();
+      for (const mid of mids) {
+        const cutoff = expiryCutoff(rows.get(mid)!.ttl, now);
+        const all = merged.get(mid)!.points;
+        live.set(mid, cutoff === undefined ? all : all.filter((p) => p.ts >= cutoff));
+      }
+      // Each batch's event carries the floor of its smallest ts: where its points start (see tables.ts).
+      const changes = mids.map((mid): Change => ({ kind: DATA_COLLECTION, id: mid, ts: Math.floor(live.get(mid)!.reduce((least, p) => Math.min(least, p.ts), now)), action: 'POST' }));
+      const first = await recordChanges(trx, this.db.dialect, changes);
       const results: Appended[] = [];
       for (const [i, mid] of mids.entries()) {
         const series = rows.get(mid)!;
         const cutoff = expiryCutoff(series.ttl, now);
         const all = merged.get(mid)!.points;
-        const live = cutoff === undefined ? all : all.filter((p) => p.ts >= cutoff);
-        const stored = live.length === 0 ? 0 : (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, first + i, JSON.stringify(live)])).changes;
+        const points = live.get(mid)!;
+        const stored = points.length === 0 ? 0 : (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, first + i, JSON.stringify(points)])).changes;
         const dropped = await this.prune(trx, mid, series.points + stored, series.collectionSize, cutoff);
         if (stored !== 0 || dropped !== 0) await this.run(trx, this.sql.count, [series.points + stored - dropped, mid]);
-        results.push({ mid, stored, duplicates: live.length - stored, expired: all.length - live.length, dropped });
+        results.push({ mid, stored, duplicates: points.length - stored, expired: all.length - points.length, dropped });
       }
       return results;
     });
@@ -260,17 +268,20 @@ export class MeasurementStore {
 
   /**
    * The points each event of an append stored and that are still there, as JSON texts in `ts`
-   * order, for publication (an event whose points the cap or ttl removed since has none).
+   * order, for publication (an event whose points the cap or ttl removed since has none). Each
+   * event's points are a range of the key: its series, from its `ts` on (see tables.ts).
    */
-  async published(events: readonly number[]): Promise<Map<number, string[]>> {
+  async published(events: readonly ChangeEvent[]): Promise<Map<number, string[]>> {
     const found = new Map<number, string[]>();
-    if (events.length === 0) return found;
     return this.read(async () => {
       const knex = this.db.reader;
-      for (let i = 0; i < events.length; i += 500) {
+      for (let i = 0; i < events.length; i += 50) {
+        const part = events.slice(i, i + 50);
         const rows = (await knex(POINTS)
           .select('event', this.db.dialect.columns.documentText(knex, 'doc'))
-          .whereIn('event', events.slice(i, i + 500))
+          .where((where) => {
+            for (const event of part) where.orWhere((one) => one.where('mid', event.id).where('ts', '>=', event.ts).where('event', event.event));
+          })
           .orderBy(['event', 'ts'])) as { event: number | string; doc: string }[];
         for (const row of rows) {
           const event = Number(row.event);

@@ -12,7 +12,11 @@ export const POINTS = 'measurement_points';
  * metadata named) and keeps its number of points, so the cap is enforced without counting. The
  * points are never updated: a batch inserts them (a repeated (mid, ts) is ignored), the cap and
  * the ttl delete the oldest. `event` is the event-log id of the batch that stored a point, by
- * which subscribers read back what a batch added (storage/events.ts numbers the batch).
+ * which subscribers read back what a batch added (storage/events.ts numbers the batch). It has no
+ * index: the batch's event records its series and, as its `ts`, the floor of the batch's
+ * smallest `ts`, so its points are a range of the key from there (new points are the newest,
+ * so the range is short), filtered by `event`. An index would cost every point a second b-tree
+ * insert and, when the cap drops it, a second delete.
  */
 export function measurementsMigration(dialect: Dialect): Knex.Migration {
   return {
@@ -26,12 +30,11 @@ export function measurementsMigration(dialect: Dialect): Knex.Migration {
         t.bigInteger('points').notNullable().defaultTo(0);
         t.bigInteger('ts').notNullable();
       });
-      // SQLite: WITHOUT ROWID, so the key is the table (two b-trees with the event index, not three).
+      // SQLite: WITHOUT ROWID, so the key is the table: one b-tree, not a table and its key's index.
       const key = dialect.ddl.keyType(256);
       const doc = dialect.ddl.documentType;
       const suffix = dialect.name === 'sqlite' ? ' WITHOUT ROWID' : '';
       await knex.raw(`CREATE TABLE ${POINTS} (mid ${key} NOT NULL, ts double precision NOT NULL, doc ${doc} NOT NULL, event bigint NOT NULL, PRIMARY KEY (mid, ts))${suffix}`);
-      await knex.raw(`CREATE INDEX ${POINTS}_event ON ${POINTS} (event)`);
     },
     async down(knex) {
       await knex.schema.dropTable(POINTS);
