@@ -9,7 +9,7 @@ import { typeConditions } from '../query/typing.js';
 import { readJsonBody } from '../rest/body.js';
 import { contentTypeHeader, requestProfile, responseType } from '../rest/media.js';
 import { malformedQuery, storageOutcome } from '../rest/request.js';
-import type { PointBatch, Series } from '../storage/measurements/store.js';
+import { PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
 import { followStream, wantsEventStream } from '../subscriptions/event-stream.js';
 import { checkPoints, datumRule } from './datum.js';
 import { pathSeries, plausibleMid, type MeasurementContext } from './context.js';
@@ -138,7 +138,15 @@ export function readData(context: MeasurementContext): RouterMiddleware {
     } catch (error) {
       throw error instanceof QueryError ? malformedQuery(error) : error;
     }
-    const points = context.measurements.points(series, { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, ...(query.skip !== undefined ? { skip: query.skip } : {}) });
+    const selection = { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, ...(query.skip !== undefined ? { skip: query.skip } : {}) };
+    if (selection.limit <= PAGE_MAX) {
+      // A page is one aggregate's text: one row from the database, nothing parsed or joined here.
+      const body = await context.measurements.page(series, selection);
+      ctx.set('Content-Type', contentTypeHeader(type, undefined));
+      ctx.body = ctx.method === 'HEAD' ? '' : body;
+      return;
+    }
+    const points = context.measurements.points(series, selection);
     // The first row is read before answering, so that a failing query still gets its status.
     const iterator = points[Symbol.asyncIterator]();
     const first = await iterator.next();

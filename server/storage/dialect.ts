@@ -107,6 +107,11 @@ export interface ColumnSql {
    */
   jsonRows(columns: readonly string[], orderBy: string): string;
   /**
+   * An aggregate that yields the group's documents (the document column `column`) as the text of
+   * one JSON array ordered by `orderBy`, `[]` for no rows: the texts are joined, never parsed.
+   */
+  documentArray(column: string, orderBy: string): string;
+  /**
    * `expression` (a text column or expression) made to compare and sort by code point, as
    * SQLite's default BINARY collation does, whatever the database's locale says.
    */

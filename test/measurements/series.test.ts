@@ -100,6 +100,11 @@ describe('measurement store: /events and /data', function () {
     await post(`${server.url}/data/${mid}`, { data: Array.from({ length: 1500 }, (_, i) => ({ ts: i, value: i })) });
     assert.equal((await points(mid)).body.length, 1000);
     assert.equal((await points(mid, '?limit=1200')).body.length, 1200);
+    // Beyond 10,000 the answer is streamed instead of aggregated: the same points, in the same order.
+    const streamed = await points(mid, '?limit=10001&sort=value:-1');
+    assert.equal(streamed.body.length, 1500);
+    assert.deepEqual(streamed.body.slice(0, 3), (await points(mid, '?limit=3&sort=value:-1')).body);
+    assert.deepEqual(tsOf(streamed).slice(0, 3), [1499, 1498, 1497]);
   });
 
   it('lists series per metadata with counts, first and last ts, within ts=gte= and ts=lte=', async () => {

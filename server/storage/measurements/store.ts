@@ -19,6 +19,9 @@ import { POINTS, SERIES } from './tables.js';
  */
 const INSERT_SLICE = 250;
 
+/** The most points a page() answers; larger reads stream. */
+export const PAGE_MAX = 10_000;
+
 /** The collection name of data points in the event log and in subscriptions (UNIS's `data/<mid>`). */
 export const DATA_COLLECTION = 'data';
 
@@ -241,21 +244,44 @@ export class MeasurementStore {
     return this.db.dialect.statements.run(trx, sql, bindings);
   }
 
-  /** The live points of a series that match, as stored JSON text, streamed (newest first unless sorted). */
-  points(series: Series, selection: PointSelection, now = nowMicros()): AsyncIterable<string> {
+  /** The points a selection reads, in its order (newest first unless sorted), and the SQL of that order. */
+  private selected(series: Series, selection: PointSelection, now: number, doc: Knex.Raw | string): { readonly builder: Knex.QueryBuilder; readonly order: string } {
     const knex = this.db.reader;
-    const builder = knex(POINTS).select(this.db.dialect.columns.documentText(knex, 'doc')).where('mid', series.mid);
+    const builder = knex(POINTS).select('ts', doc).where('mid', series.mid);
     const cutoff = expiryCutoff(series.ttl, now);
     if (cutoff !== undefined) builder.where('ts', '>=', cutoff);
     this.compiler.where(builder, selection.conditions);
+    const order: string[] = [];
     for (const key of selection.sort) {
       const direction = key.descending ? 'DESC' : 'ASC';
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
       const path = key.field.join('.');
-      for (const expression of path === 'ts' ? ['ts'] : this.db.dialect.json.sortKeys('doc', key.field)) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
+      for (const expression of path === 'ts' ? ['ts'] : this.db.dialect.json.sortKeys('doc', key.field)) order.push(`${expression} ${direction} ${nulls}`);
     }
-    builder.orderBy('ts', 'desc').limit(selection.limit);
+    order.push('ts DESC');
+    builder.orderByRaw(order.join(', ')).limit(selection.limit);
     if (selection.skip !== undefined) builder.offset(selection.skip);
+    return { builder, order: order.join(', ') };
+  }
+
+  /**
+   * The live points of a series that match, as the text of one JSON array: the database joins
+   * the stored texts in one aggregate, and one row crosses to this thread. For pages of up to
+   * PAGE_MAX points (see points() beyond).
+   */
+  async page(series: Series, selection: PointSelection, now = nowMicros()): Promise<string> {
+    // The document column as stored: the aggregate orders by expressions on it.
+    const { builder, order } = this.selected(series, selection, now, 'doc');
+    const knex = this.db.reader;
+    return this.read(async () => {
+      const row = (await knex.select(knex.raw(`${this.db.dialect.columns.documentArray('doc', order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
+      return row?.body ?? '[]';
+    });
+  }
+
+  /** The live points of a series that match, as stored JSON texts, streamed (any number of them). */
+  points(series: Series, selection: PointSelection, now = nowMicros()): AsyncIterable<string> {
+    const { builder } = this.selected(series, selection, now, this.db.dialect.columns.documentText(this.db.reader, 'doc'));
     const rows = this.db.stream(builder, selection.limit);
     const errors = this.db.dialect.errors;
     return {
