@@ -9,7 +9,7 @@ import { typeConditions } from '../query/typing.js';
 import { readJsonBody } from '../rest/body.js';
 import { contentTypeHeader, requestProfile, responseType } from '../rest/media.js';
 import { malformedQuery, storageOutcome } from '../rest/request.js';
-import { PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
+import { NEWEST_MAX, PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
 import { followStream, wantsEventStream } from '../subscriptions/event-stream.js';
 import { checkPoints, datumRule } from './datum.js';
 import { pathSeries, plausibleMid, type MeasurementContext } from './context.js';
@@ -139,6 +139,12 @@ export function readData(context: MeasurementContext): RouterMiddleware {
       throw error instanceof QueryError ? malformedQuery(error) : error;
     }
     const selection = { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, ...(query.skip !== undefined ? { skip: query.skip } : {}) };
+    if (conditions.length === 0 && query.sort.length === 0 && query.skip === undefined && selection.limit <= NEWEST_MAX) {
+      const body = await context.measurements.newest(series, selection.limit);
+      ctx.set('Content-Type', contentTypeHeader(type, undefined));
+      ctx.body = ctx.method === 'HEAD' ? '' : body;
+      return;
+    }
     if (selection.limit <= PAGE_MAX) {
       // A page is one aggregate's text: one row from the database, nothing parsed or joined here.
       const body = await context.measurements.page(series, selection);

@@ -19,6 +19,8 @@ import { POINTS, SERIES } from './tables.js';
  */
 const INSERT_SLICE = 250;
 
+/** The most points newest() answers: beyond, a read holds the event loop too long (see newest()). */
+export const NEWEST_MAX = 1_000;
 /** The most points a page() answers; larger reads stream. */
 export const PAGE_MAX = 10_000;
 
@@ -114,7 +116,7 @@ export function expiryCutoff(ttl: number, now: number): number | undefined {
  */
 export class MeasurementStore {
   private readonly compiler: QueryCompiler;
-  private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string };
+  private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string; readonly newest: string };
 
   constructor(
     private readonly db: Database,
@@ -126,6 +128,7 @@ export class MeasurementStore {
       series: `SELECT mid, metadata_url, collection_size, ttl, datum_schema, points, ts FROM ${SERIES} WHERE mid = ?`,
       count: `UPDATE ${SERIES} SET points = ? WHERE mid = ?`,
       expired: `DELETE FROM ${POINTS} WHERE mid = ? AND ts < ?`,
+      newest: `SELECT ${db.dialect.columns.documentArray('doc', 'ts DESC')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
       // The `ts` of the n-th oldest point (0-based): everything up to it goes.
       oldestBeyond: `DELETE FROM ${POINTS} WHERE mid = ? AND ts <= (SELECT ts FROM ${POINTS} WHERE mid = ? ORDER BY ts LIMIT 1 OFFSET ?)`,
     };
@@ -277,6 +280,18 @@ export class MeasurementStore {
       const row = (await knex.select(knex.raw(`${this.db.dialect.columns.documentArray('doc', order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
       return row?.body ?? '[]';
     });
+  }
+
+  /**
+   * The newest `limit` (at most NEWEST_MAX) live points of a series, as the text of one JSON
+   * array: what dlt-web asks for (`?limit=300`, `?limit=1`). One prepared statement of the key
+   * reader, a range of the key read backwards: on SQLite it runs on the event loop, where the
+   * newest 1,000 of 100,000 points take 0.5–0.7 ms (scratch script, loaded machine), against
+   * 2.4 ms for the same page through the query builder and a reader thread (see page()).
+   */
+  async newest(series: Series, limit: number, now = nowMicros()): Promise<string> {
+    const row = (await this.read(() => this.db.keys.one(this.sql.newest, [series.mid, expiryCutoff(series.ttl, now) ?? -Number.MAX_VALUE, limit]))) as { body: string } | undefined;
+    return row?.body ?? '[]';
   }
 
   /** The live points of a series that match, as stored JSON texts, streamed (any number of them). */
