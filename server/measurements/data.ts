@@ -72,6 +72,7 @@ export function appendData(context: MeasurementContext): RouterMiddleware {
     if (pathMid !== undefined && !plausibleMid(pathMid)) throw notFound('no measurement series with that mid');
     const body = await readJsonBody(ctx, context.limits);
     const issues: ErrorDetail[] = [];
+    if (Array.isArray(body) && body.length > context.limits.arrayItems) throw new HttpError(413, `array of ${body.length} batches; at most ${context.limits.arrayItems} are accepted`);
     const posted = postedBatches(body, pathMid, issues);
     const total = posted.reduce((sum, p) => sum + (Array.isArray(p.data) ? p.data.length : 0), 0);
     if (total > context.limits.arrayItems) throw new HttpError(413, `${total} data points; at most ${context.limits.arrayItems} are accepted in one request`);

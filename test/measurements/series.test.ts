@@ -204,10 +204,15 @@ describe('measurement store: /events and /data', function () {
     assert.deepEqual((await points(mid)).body, []);
   });
 
-  it('refuses more points in one request than MAX_ARRAY_ITEMS with 413', async () => {
+  it('refuses more points, or batches, in one request than MAX_ARRAY_ITEMS with 413', async () => {
     const mid = await series(100_000);
     const answer = await post(`${server.url}/data/${mid}`, { data: Array.from({ length: 10_001 }, (_, i) => ({ ts: i, value: i })) });
     assert.equal(answer.status, 413, answer.text);
+    const split = await post(`${server.url}/data`, Array.from({ length: 2 }, (_, b) => ({ mid, data: Array.from({ length: 5_001 }, (_, i) => ({ ts: b * 10_000 + i, value: i })) })));
+    assert.equal(split.status, 413, split.text);
+    const batches = await post(`${server.url}/data`, Array.from({ length: 10_001 }, () => ({ mid, data: [] })));
+    assert.equal(batches.status, 413, batches.text);
+    assert.deepEqual((await points(mid)).body, []);
   });
 });
 
