@@ -25,6 +25,7 @@ import { ServiceFacts } from './storage/service-facts.js';
 import { OwnAddresses } from './rest/addresses.js';
 import { Representations } from './rest/representation.js';
 import { dataPublication } from './measurements/kind.js';
+import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
 
@@ -143,6 +144,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database);
   const measurements = new MeasurementStore(database, store);
+  const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);
   const catalog = createCatalogService({
     store: new CatalogStore(database),
@@ -200,6 +202,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     server.close(async () => {
       clearTimeout(force);
       await stopStatistics();
+      await stopPruning();
       stopLoopDelay();
       await subscriptions.close().catch((error: unknown) => logger.error({ err: error }, 'closing the subscriptions failed'));
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));

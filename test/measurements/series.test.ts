@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { hashToken } from '../../server/tokens.js';
 import { del, get, post, request, type Answer } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 const DATUM = 'http://unis.crest.iu.edu/schema/20160630/datum#';
 const TSDATUM = 'http://unis.crest.iu.edu/schema/20160630/tsdatum#';
@@ -213,6 +214,32 @@ describe('measurement store: /events and /data', function () {
     const batches = await post(`${server.url}/data`, Array.from({ length: 10_001 }, () => ({ mid, data: [] })));
     assert.equal(batches.status, 413, batches.text);
     assert.deepEqual((await points(mid)).body, []);
+  });
+});
+
+describe('measurement store: the sweep of expired points', function () {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ env: { MEASUREMENT_PRUNE_INTERVAL_MS: '200' } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('deletes the expired points of a series nobody posts to', async () => {
+    const metadata = (await post(`${server.url}/metadata`, { subject: { href: 'http://x/nodes/1', rel: 'full' }, eventType: 'cpu' })).body;
+    const mid = metadata.id as string;
+    await post(`${server.url}/events`, { metadata_URL: metadata.selfRef, collection_size: 3, ttl: 1 });
+    // Three points that expire within a second of now, then nothing is posted until the sweep ran.
+    const now = nowMicros();
+    assert.equal((await post(`${server.url}/data/${mid}`, { data: [1, 2, 3].map((i) => ({ ts: now - 900_000 + i, value: i })) })).body.stored, 3);
+    const pruned = () => server.logs.filter((l) => l.msg === 'expired measurement points pruned').reduce((sum, l) => sum + Number(l.points), 0);
+    await eventually('the sweep to delete them', () => (pruned() >= 3 ? true : undefined));
+    assert.equal(pruned(), 3);
+    assert.deepEqual((await get(`${server.url}/data/${mid}`)).body, []);
+    // The series' count went with them: the next point finds nothing to drop or prune.
+    const next = await post(`${server.url}/data/${mid}`, { data: [{ ts: nowMicros(), value: 4 }] });
+    assert.deepEqual(next.body.series[0], { mid, stored: 1, duplicates: 0, expired: 0, dropped: 0 });
   });
 });
 

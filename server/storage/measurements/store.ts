@@ -231,6 +231,27 @@ export class MeasurementStore {
   }
 
   /**
+   * Delete the expired points of every series with a ttl (a series nobody posts to keeps them
+   * otherwise), one write job per series; returns how many went.
+   */
+  async pruneExpired(now = nowMicros()): Promise<number> {
+    const mortal = await this.read(async () => (await this.db.reader(SERIES).select('mid').where('ttl', '>', 0)) as { mid: string }[]);
+    let deleted = 0;
+    for (const { mid } of mortal) {
+      deleted += await this.write(async (trx) => {
+        await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [mid]);
+        const [row] = (await this.run(trx, this.sql.series, [mid])).rows as readonly SeriesRow[];
+        if (!row) return 0;
+        const series = seriesOf(row);
+        const gone = await this.prune(trx, mid, series.points, series.collectionSize, expiryCutoff(series.ttl, now));
+        if (gone > 0) await this.run(trx, this.sql.count, [series.points - gone, mid]);
+        return gone;
+      });
+    }
+    return deleted;
+  }
+
+  /**
    * Delete the expired points of a series, then the oldest beyond its cap; returns how many
    * went. `points` is the series' count before.
    */
