@@ -107,4 +107,22 @@ describe('measurement store: publication', function () {
     // The series reads as ever.
     assert.deepEqual((await get(`${server.url}/data/${mid}`)).body, []);
   });
+
+  it('reaches subscribers of another server process on the same database', async () => {
+    const other = await startServer({ database: server.database });
+    try {
+      const mid = await series();
+      const remote = await SocketClient.open(other.url, `/subscribe/data/${mid}`);
+      open.push(remote);
+      await remote.settled();
+      await post(`${server.url}/data/${mid}`, { data: [{ ts: 7, value: 'from a' }] });
+      const [frame] = await remote.changesAtLeast(1);
+      assert.deepEqual(frame, { headers: { action: 'POST', collection: `data/${mid}`, id: mid }, data: { [mid]: [{ ts: 7, value: 'from a' }] } });
+      // And the other way: the first server reads what the second stored.
+      await post(`${other.url}/data/${mid}`, { data: [{ ts: 8, value: 'from b' }] });
+      assert.deepEqual((await get(`${server.url}/data/${mid}`)).body, [{ ts: 8, value: 'from b' }, { ts: 7, value: 'from a' }]);
+    } finally {
+      await other.stop();
+    }
+  });
 });
