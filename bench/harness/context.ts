@@ -19,6 +19,8 @@ export interface Sizes {
   readonly subscriptionWrites: number;
   /** The topology /ui draws in the ui rows. */
   readonly picture: PictureShape;
+  /** Points of the series whose newest 1,000 the measurement store's read row reads. */
+  readonly measurementPoints: number;
 }
 
 /** The fixed load of the CPU-per-request rows: requests offered per second, over this many connections. */
@@ -35,6 +37,7 @@ export const FULL: Sizes = {
   subscriptionWrites: 200,
   // 1,000 nodes with 4,000 ports, the size.
   picture: { domains: 4, networksPerDomain: 5, nodesPerNetwork: 50, portsPerNode: 4, paths: 10 },
+  measurementPoints: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -47,6 +50,7 @@ export const QUICK: Sizes = {
   cpuSeconds: 1,
   subscriptionWrites: 10,
   picture: { domains: 1, networksPerDomain: 2, nodesPerNetwork: 5, portsPerNode: 2, paths: 1 },
+  measurementPoints: 5_000,
 };
 
 export interface BenchContext {

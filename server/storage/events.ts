@@ -68,19 +68,22 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
 /**
  * Number `changes` and add them to the event log, as the last work of a write transaction. The
  * counter row stays locked until the transaction ends, so a transaction that commits later always
- * gets later ids: a reader that has seen event n has seen every event below n.
+ * gets later ids: a reader that has seen event n has seen every event below n. Returns the id of
+ * the first change (the others follow in order), 0 for none.
  */
-export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<void> {
-  if (changes.length === 0) return;
-  const result = (await trx.raw(`UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length])) as
-    | { rows: { last: number | string }[] }
-    | { last: number | string }[];
-  const last = Number((Array.isArray(result) ? result : result.rows)[0]!.last);
+export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number> {
+  if (changes.length === 0) return 0;
+  // Prepared statements, not the query builder: every write runs these (see WriteStatements).
+  const { rows } = await dialect.statements.run(trx, `UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length]);
+  const last = Number((rows[0] as { last: number | string }).last);
   const first = last - changes.length + 1;
   for (let i = 0; i < changes.length; i += 200) {
-    await trx(EVENTS).insert(changes.slice(i, i + 200).map((change, j) => ({ event: first + i + j, ...change })));
+    const part = changes.slice(i, i + 200);
+    const values = part.flatMap((change, j) => [first + i + j, change.kind, change.id, change.ts, change.action]);
+    await dialect.statements.run(trx, `INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, values);
   }
   await dialect.announcements.announce(trx);
+  return first;
 }
 
 interface EventRow {

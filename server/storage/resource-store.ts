@@ -268,6 +268,11 @@ export class ResourceStore {
     this.committed.push(listener);
   }
 
+  /** Tell the listeners of onCommitted that a write of this process committed (also the measurement store's). */
+  announceCommitted(): void {
+    for (const listener of this.committed) listener();
+  }
+
   /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
   private async write<T>(job: WriteJob<T>): Promise<T> {
     let result: T;
@@ -276,7 +281,7 @@ export class ResourceStore {
     } catch (error) {
       throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
-    for (const listener of this.committed) listener();
+    this.announceCommitted();
     return result;
   }
 

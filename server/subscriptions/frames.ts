@@ -7,7 +7,7 @@ import type { Published } from './hub.js';
  * event's data, since one stream mixes collections.
  */
 export function unisFrame(change: Published, fields?: readonly string[]): string {
-  const headers = `{"headers":{"action":"${change.action}","collection":"${change.kind.collection}","id":${JSON.stringify(change.id)}},"data":`;
+  const headers = `{"headers":{"action":"${change.action}","collection":${JSON.stringify(change.collection)},"id":${JSON.stringify(change.id)}},"data":`;
   if (!fields || change.action === 'DELETE') return `${headers}${change.data}}`;
   const document = JSON.parse(change.data) as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
