@@ -56,12 +56,21 @@ async function clickNode(page: Page, id: string): Promise<void> {
     const container = cy.container().getBoundingClientRect();
     const pan = cy.pan();
     const zoom = cy.zoom();
+    const edges = cy.edges().toArray().map((edge: any) => [edge.source().position(), edge.target().position()]);
+    const distance = (p: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number => {
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const t = Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy || 1)));
+      return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+    };
     for (let fy = 0.1; fy <= 0.9; fy += 0.05) {
       for (let fx = 0.1; fx <= 0.9; fx += 0.05) {
         const x = box.x1 + box.w * fx;
         const y = box.y1 + box.h * fy;
-        // What a tap there would select, as Cytoscape's renderer finds it.
-        if (cy.renderer().findNearestElement(x, y, true, false)?.id() === id) return { x: container.left + pan.x + x * zoom, y: container.top + pan.y + y * zoom };
+        // What a tap there would select, as Cytoscape's renderer finds it, well away from every
+        // link (a link drawn across the node would take a click near it).
+        const clear = edges.every(([a, b]: { x: number; y: number }[]) => distance({ x, y }, a!, b!) * zoom > 15);
+        if (clear && cy.renderer().findNearestElement(x, y, true, false)?.id() === id) return { x: container.left + pan.x + x * zoom, y: container.top + pan.y + y * zoom };
       }
     }
     throw new Error(`no point of ${id} shows the node alone`);
