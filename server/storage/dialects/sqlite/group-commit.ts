@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import type { WriteJob } from '../../dialect.js';
+import type { WriteJob, WriteSql } from '../../dialect.js';
 import { Pacer } from '../../pace.js';
 import type { WalSync } from './wal-sync.js';
+import { connectionSql, transactionConnection } from './write-sql.js';
 
 /** Most jobs one transaction takes; the rest wait for the next. */
 const MAX_JOBS = 256;
@@ -75,7 +76,14 @@ export class GroupCommit {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commit(this.queue.splice(0, MAX_JOBS));
+      while (this.queue.length > 0) {
+        // While the last group's WAL is flushed, the writes that arrive wait and form one larger
+        // group: each COMMIT writes the pages it changed, and the pages that neighbouring
+        // inserts share are written once per group instead of once per small group. No write
+        // waits longer for its acknowledgement: it would wait for that flush to end anyway.
+        await this.durability.settled();
+        await this.commit(this.queue.splice(0, MAX_JOBS));
+      }
     } finally {
       this.draining = undefined;
     }
@@ -106,7 +114,7 @@ export class GroupCommit {
   /** One job: it needs no savepoint, the transaction is all or nothing already. */
   private async alone(pending: Pending): Promise<Outcome[]> {
     try {
-      return [{ ok: true, value: await this.transaction((trx) => pending.job(trx)) }];
+      return [{ ok: true, value: await this.transaction((trx, sql) => pending.job(trx, sql)) }];
     } catch (error) {
       // The transaction was rolled back; only a failed COMMIT would concern the others, and there are none.
       return [{ ok: false, error }];
@@ -116,19 +124,19 @@ export class GroupCommit {
   /** Several jobs in one transaction, each in a savepoint. Throws when the transaction fails. */
   private async together(group: readonly Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    await this.transaction(async (trx) => {
+    await this.transaction(async (trx, sql) => {
       outcomes.length = 0;
       const pacer = new Pacer();
       for (const { job } of group) {
         // Plain savepoints: knex's nested transactions cost more than the jobs of a POST.
-        await trx.raw(`SAVEPOINT ${SAVEPOINT}`);
+        await sql.run(`SAVEPOINT ${SAVEPOINT}`, []);
         try {
-          const value = await job(trx);
-          await trx.raw(`RELEASE ${SAVEPOINT}`);
+          const value = await job(trx, sql);
+          await sql.run(`RELEASE ${SAVEPOINT}`, []);
           outcomes.push({ ok: true, value });
         } catch (error) {
-          await trx.raw(`ROLLBACK TO ${SAVEPOINT}`);
-          await trx.raw(`RELEASE ${SAVEPOINT}`);
+          await sql.run(`ROLLBACK TO ${SAVEPOINT}`, []);
+          await sql.run(`RELEASE ${SAVEPOINT}`, []);
           outcomes.push({ ok: false, error });
         }
         await pacer.breathe();
@@ -138,15 +146,16 @@ export class GroupCommit {
   }
 
   /** `work` in a transaction that holds the file's write lock, waiting for it as long as LOCK_WAIT_MS. */
-  private async transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (trx: Knex.Transaction, sql: WriteSql) => Promise<T>): Promise<T> {
     const deadline = performance.now() + LOCK_WAIT_MS;
     for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_MS)) {
       let locked = false;
       try {
         return await this.writer.transaction(async (trx) => {
-          await trx.raw(TAKE_WRITE_LOCK);
+          const sql = connectionSql(await transactionConnection(trx));
+          await sql.run(TAKE_WRITE_LOCK, []);
           locked = true;
-          return work(trx);
+          return work(trx, sql);
         });
       } catch (error) {
         const busy = (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';

@@ -9,6 +9,13 @@ import { Statements } from './statements.js';
  */
 const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
 
+/** The statements of `connection`, one cache for knex's queries and the writes that bypass knex (write-sql.ts). */
+export function statementsOf(connection: BetterSqlite3.Database): Statements {
+  let statements = prepared.get(connection);
+  if (!statements) prepared.set(connection, (statements = new Statements(connection)));
+  return statements;
+}
+
 /**
  * knex's `better-sqlite3` client, with each connection's statements prepared once per SQL text
  * instead of on every query: knex writes the same text for every query of a shape, and SQLite
@@ -17,9 +24,7 @@ const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
 class PreparedOnceClient extends BetterSqlite3Client {
   async _query(connection: BetterSqlite3.Database, query: KnexQuery): Promise<KnexQuery> {
     if (!query.sql) throw new Error('The query is empty');
-    let statements = prepared.get(connection);
-    if (!statements) prepared.set(connection, (statements = new Statements(connection)));
-    const statement = statements.get(query.sql);
+    const statement = statementsOf(connection).get(query.sql);
     const bindings = this._formatBindings(query.bindings);
     if (statement.reader) {
       query.response = statement.all(bindings);
