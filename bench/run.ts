@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,subscriptions,generate]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,subscriptions,measurements,ui,generate]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database, loads the data through the interfaces, runs the loads,
@@ -21,12 +21,14 @@ import { startTopocat } from './harness/topocat.js';
 import { catalogRows } from './rows/catalog.js';
 import { generateRows } from './rows/generate.js';
 import { loopRow } from './rows/loop.js';
+import { measurementRows } from './rows/measurements.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
+import { uiRows } from './rows/ui.js';
 import { workersRow } from './rows/workers.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'subscriptions', 'generate'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'subscriptions', 'measurements', 'ui', 'generate'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -69,6 +71,8 @@ async function main(): Promise<number> {
   }
   if (only.has('workers')) rows.push(await workersRow(ctx, DN));
   if (only.has('subscriptions')) rows.push(...(await subscriptionRows(ctx)));
+  if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
+  if (only.has('ui')) rows.push(...(await uiRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
 
   const m = machine();

@@ -11,19 +11,24 @@ import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
+import { mountMeasurements } from './measurements/routes.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { mountSoapEndpoint } from './soap/endpoint.js';
+import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
+import { serviceStream } from './subscriptions/service-stream.js';
 
 export interface AppDependencies {
   readonly config: Config;
   readonly logger: Logger;
   readonly store: ResourceStore;
+  /** UNIS's measurement store: `/events` and `/data`. */
+  readonly measurements: MeasurementStore;
   readonly facts: ServiceFacts;
   readonly authenticator: Authenticator;
   /** The wire form of resources, from this process's addresses (configuration, or defaults after listen). */
@@ -38,7 +43,7 @@ export interface AppDependencies {
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
@@ -50,11 +55,14 @@ export function createApp({ config, logger, store, facts, authenticator, represe
   app.use(authentication(authenticator));
 
   const router = new Router();
+  // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
+  router.get('/', serviceStream(kinds, events));
   mountDiscovery(router, { kinds, representations, store, facts });
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
   mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits, events }));
+  mountMeasurements(router, { measurements, store, representations, limits: config.limits, events });
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
   const soap = new Router();

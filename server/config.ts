@@ -67,6 +67,8 @@ export interface Config {
   readonly databasePoolMax: number;
   /** How often to check whether the planner's statistics need a refresh (SQLite); 0: never. */
   readonly statisticsIntervalMs: number;
+  /** How often to delete the expired points of every series with a ttl (docs/measurements.md); 0: never. */
+  readonly measurementPruneIntervalMs: number;
   readonly logLevel: string;
   /** Serve without tokens on a non-loopback address (ALLOW_OPEN_ACCESS=true). */
   readonly allowOpenAccess: boolean;
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
     statisticsIntervalMs: integer(env, 'STATISTICS_INTERVAL_MS', 30_000, 0),
+    measurementPruneIntervalMs: integer(env, 'MEASUREMENT_PRUNE_INTERVAL_MS', 60_000, 0),
     logLevel,
     allowOpenAccess: flag(env, 'ALLOW_OPEN_ACCESS'),
     limits: {

@@ -18,11 +18,14 @@ import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
+import { MeasurementStore } from './storage/measurements/store.js';
 import { keepStatistics } from './storage/statistics.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
 import { OwnAddresses } from './rest/addresses.js';
 import { Representations } from './rest/representation.js';
+import { dataPublication } from './measurements/kind.js';
+import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
 
@@ -140,6 +143,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database);
+  const measurements = new MeasurementStore(database, store);
+  const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);
   const catalog = createCatalogService({
     store: new CatalogStore(database),
@@ -165,10 +170,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
   await addresses.start();
   const representations = new Representations(kinds, addresses);
-  const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger });
+  const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   subscriptions.attach(server);
-  const app = createApp({ config, logger, store, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
+  const app = createApp({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
   const handle = app.callback();
   let stopping = false;
   server.on('request', (req, res) => {
@@ -197,6 +202,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     server.close(async () => {
       clearTimeout(force);
       await stopStatistics();
+      await stopPruning();
       stopLoopDelay();
       await subscriptions.close().catch((error: unknown) => logger.error({ err: error }, 'closing the subscriptions failed'));
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));

@@ -1,4 +1,5 @@
 import type { CatalogShape } from '../workloads/catalog.js';
+import type { PictureShape } from '../workloads/picture.js';
 
 /** How big a run is: the full sizes of the issue, or --quick's smoke sizes. */
 export interface Sizes {
@@ -16,6 +17,10 @@ export interface Sizes {
   readonly cpuSeconds: number;
   /** Writes whose frames the subscription latency rows time, at each number of subscribers. */
   readonly subscriptionWrites: number;
+  /** The topology /ui draws in the ui rows. */
+  readonly picture: PictureShape;
+  /** Points of the series whose newest 1,000 the measurement store's read row reads. */
+  readonly measurementPoints: number;
 }
 
 /** The fixed load of the CPU-per-request rows: requests offered per second, over this many connections. */
@@ -30,6 +35,9 @@ export const FULL: Sizes = {
   cpuRounds: 3,
   cpuSeconds: 10,
   subscriptionWrites: 200,
+  // 1,000 nodes with 4,000 ports, the issue's size.
+  picture: { domains: 4, networksPerDomain: 5, nodesPerNetwork: 50, portsPerNode: 4, paths: 10 },
+  measurementPoints: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -41,6 +49,8 @@ export const QUICK: Sizes = {
   cpuRounds: 1,
   cpuSeconds: 1,
   subscriptionWrites: 10,
+  picture: { domains: 1, networksPerDomain: 2, nodesPerNetwork: 5, portsPerNode: 2, paths: 1 },
+  measurementPoints: 5_000,
 };
 
 export interface BenchContext {

@@ -220,10 +220,14 @@ export interface SubscribeOptions {
   readonly lastEventId?: string | undefined;
   /** Stops the subscription (the iterator ends); `break` out of the loop does too. */
   readonly signal?: AbortSignal | undefined;
+  /** Called each time the stream is (re)opened: the service accepted it. */
+  readonly onConnect?: (() => void) | undefined;
+  /** Called when the connection is lost, before it is opened again. */
+  readonly onDisconnect?: (() => void) | undefined;
 }
 
 /** One event of a Server-Sent Events stream. */
-interface StreamEvent {
+export interface StreamEvent {
   readonly id: string;
   readonly event: string;
   readonly data: string;
@@ -427,6 +431,47 @@ function versioned<T>(response: RawResponse): Versioned<T> {
   return { value: response.body as T, etag: response.headers.get('etag') ?? '', ...(lastModified === null ? {} : { lastModified }) };
 }
 
+/** A collection's (or resource's) event: the action is the event's name, the data the representation. */
+function collectionChange<T>(event: StreamEvent): Change<T> {
+  return { event: event.id, action: event.event as Change<T>['action'], value: JSON.parse(event.data) } as Change<T>;
+}
+
+/**
+ * Follow the event stream at `path` as an async iterator of what `parse` makes of each event.
+ * After a dropped connection it reconnects on its own and resumes after the last event it gave.
+ */
+export async function* follow<C>(http: Http, path: string, options: SubscribeOptions, parse: (event: StreamEvent) => C): AsyncGenerator<C, void, undefined> {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  options.signal?.addEventListener('abort', abort);
+  let lastEventId = options.lastEventId;
+  let retryMs = 2_000;
+  try {
+    while (!stop.signal.aborted) {
+      try {
+        const body = await http.stream(path, lastEventId, stop.signal);
+        options.onConnect?.();
+        for await (const event of serverSentEvents(body, (ms) => (retryMs = ms))) {
+          lastEventId = event.id;
+          yield parse(event);
+        }
+      } catch (error) {
+        // A refusal (4xx) is final; a lost connection or an unavailable service (5xx) is
+        // resumed after the pause the service asks for.
+        if (stop.signal.aborted) return;
+        if (error instanceof TopocatError && error.status < 500) throw error;
+      }
+      if (!stop.signal.aborted) {
+        options.onDisconnect?.();
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+      }
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+    stop.abort();
+  }
+}
+
 /** One collection of the service, e.g. `/nodes`, typed by its kind `T` and fields `F`. */
 export class Collection<T extends { readonly ts?: number | undefined }, F> {
   private readonly http: Http;
@@ -506,40 +551,11 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
    * lost or given twice; `lastEventId` resumes from an earlier run.
    */
   subscribe(query?: QueryInput<F>, options: SubscribeOptions = {}): AsyncGenerator<Change<T>, void, undefined> {
-    return this.follow(`/${this.name}${suffix(toQuery(query))}`, options);
+    return follow(this.http, `/${this.name}${suffix(toQuery(query))}`, options, collectionChange<T>);
   }
 
   /** The changes of one resource that the query selects, as `subscribe` gives them. */
   subscribeTo(id: string, query?: QueryInput<F>, options: SubscribeOptions = {}): AsyncGenerator<Change<T>, void, undefined> {
-    return this.follow(`${this.item(id)}${suffix(toQuery(query))}`, options);
-  }
-
-  private async *follow(path: string, options: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined> {
-    const stop = new AbortController();
-    const abort = () => stop.abort();
-    options.signal?.addEventListener('abort', abort);
-    let lastEventId = options.lastEventId;
-    let retryMs = 2_000;
-    try {
-      while (!stop.signal.aborted) {
-        try {
-          const body = await this.http.stream(path, lastEventId, stop.signal);
-          for await (const event of serverSentEvents(body, (ms) => (retryMs = ms))) {
-            lastEventId = event.id;
-            const action = event.event as Change<T>['action'];
-            yield { event: event.id, action, value: JSON.parse(event.data) } as Change<T>;
-          }
-        } catch (error) {
-          // A refusal (4xx) is final; a lost connection or an unavailable service (5xx) is
-          // resumed after the pause the service asks for.
-          if (stop.signal.aborted) return;
-          if (error instanceof TopocatError && error.status < 500) throw error;
-        }
-        if (!stop.signal.aborted) await new Promise((resolve) => setTimeout(resolve, retryMs));
-      }
-    } finally {
-      options.signal?.removeEventListener('abort', abort);
-      stop.abort();
-    }
+    return follow(this.http, `${this.item(id)}${suffix(toQuery(query))}`, options, collectionChange<T>);
   }
 }

@@ -2,7 +2,7 @@
 // Source: schemas/domain.json, schemas/exnode.json, schemas/extent.json, schemas/link.json, schemas/measurement.json, schemas/metadata.json, schemas/network.json, schemas/node.json, schemas/path.json, schemas/port.json, schemas/service.json, schemas/topology.json
 
 import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
-import { Collection, Http, type ClientOptions } from './rest-runtime.js';
+import { Collection, follow, Http, type ClientOptions, type SubscribeOptions } from './rest-runtime.js';
 
 export * from './rest-runtime.js';
 export type * from '../types/index.js';
@@ -14,6 +14,20 @@ export interface CollectionEntry {
   readonly rel: 'full';
   /** The kind's schema address is `targetschema.items.href`. */
   readonly targetschema: { readonly type: 'array'; readonly items: { readonly rel: 'full'; readonly href: string } };
+}
+
+/** The name of a collection of the service. */
+export type CollectionName = "domains" | "exnodes" | "extents" | "links" | "measurements" | "metadata" | "networks" | "nodes" | "paths" | "ports" | "services" | "topologies";
+
+/** One change of any collection, as the service-wide event stream tells it (UNIS's frame). */
+export interface ServiceChange {
+  /** The event id: it orders every change of the service. */
+  readonly event: string;
+  readonly action: 'POST' | 'PUT' | 'DELETE';
+  readonly collection: CollectionName;
+  readonly id: string;
+  /** The stored representation; `{id}` for a deletion. */
+  readonly value: unknown;
 }
 
 /** Queryable fields of Domain and the type of their values. */
@@ -439,5 +453,18 @@ export class TopologyClient {
   /** The collections the service offers, in UNIS's shape: each `href` and its kind's schema address (`GET /`). */
   async collections(): Promise<CollectionEntry[]> {
     return (await this.http.request('GET', '/')).body as CollectionEntry[];
+  }
+
+  /**
+   * The changes of every collection, or of `collections`, in one event stream (`GET /` as
+   * text/event-stream): one connection however many collections are followed. It reconnects and
+   * resumes after the last event it gave, as `Collection.subscribe` does.
+   */
+  changes(collections?: readonly CollectionName[], options: SubscribeOptions = {}): AsyncGenerator<ServiceChange, void, undefined> {
+    const path = collections === undefined ? '/' : `/?collections=${collections.join(',')}`;
+    return follow(this.http, path, options, (event) => {
+      const frame = JSON.parse(event.data) as { headers: { action: ServiceChange['action']; collection: CollectionName; id: string }; data: unknown };
+      return { event: event.id, ...frame.headers, value: frame.data };
+    });
   }
 }

@@ -52,8 +52,14 @@ export function targetOf(field: readonly string[], fields: FieldTable): Target {
   return info ? { kind: 'field', segments: field, arrays: info.arrays } : { kind: 'open', segments: field };
 }
 
+/** How a query is typed beyond its fields. */
+export interface TypingOptions {
+  /** `ts` is an integer column (versions, µs), so comparisons are made integral; false: a real number (data points). */
+  readonly integralTs?: boolean;
+}
+
 /** One term as a predicate, or none when it can never hold (`ts` compared with a string). */
-function predicate(term: Term, fields: FieldTable): Predicate | undefined {
+function predicate(term: Term, fields: FieldTable, options: TypingOptions): Predicate | undefined {
   const path = term.field.join('.');
   const info = Object.hasOwn(fields, path) ? fields[path] : undefined;
   const typed = term.values.map((v) => typeValue(term, v, info));
@@ -68,7 +74,7 @@ function predicate(term: Term, fields: FieldTable): Predicate | undefined {
   if (target.kind === 'column' && COLUMNS.get(path)!.type !== type) return undefined;
   const comparison = term.operator === 'eq' && typed.length > 1 ? 'IN' : COMPARISONS[term.operator];
   const values = typed.map((t) => t.value);
-  return target.kind === 'column' && target.column === 'ts' ? integral(target, comparison, values as number[]) : { target, comparison, type, values };
+  return target.kind === 'column' && target.column === 'ts' && options.integralTs !== false ? integral(target, comparison, values as number[]) : { target, comparison, type, values };
 }
 
 /**
@@ -87,10 +93,10 @@ function integral(target: Target, comparison: Comparison, values: readonly numbe
 }
 
 /** The conditions of a query, typed by the kind's fields. */
-export function typeConditions(conditions: readonly SyntaxCondition[], fields: FieldTable): Condition[] {
+export function typeConditions(conditions: readonly SyntaxCondition[], fields: FieldTable, options: TypingOptions = {}): Condition[] {
   return conditions.map((condition) => ({
     anyOf: condition.terms.flatMap((term) => {
-      const typed = term.values.length === 0 ? undefined : predicate(term, fields);
+      const typed = term.values.length === 0 ? undefined : predicate(term, fields, options);
       return typed ? [typed] : [];
     }),
   }));

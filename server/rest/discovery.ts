@@ -8,6 +8,7 @@ import { projectRoot } from '../paths.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
+import { mountUi } from './ui.js';
 import type { Representations } from './representation.js';
 
 export interface DiscoveryOptions {
@@ -47,6 +48,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   });
 
   mountDocs(router);
+  mountUi(router);
 
   router.get('/health', async (ctx) => {
     await store.ping();

@@ -73,7 +73,7 @@ export function homePage(collections: readonly { href: string; schema: string }[
 <head><meta charset="utf-8"><title>topocat</title></head>
 <body>
 <h1>topocat</h1>
-<p><a href="docs">API reference</a> · <a href="openapi.json">openapi.json</a></p>
+<p><a href="ui">Topology picture</a> · <a href="docs">API reference</a> · <a href="openapi.json">openapi.json</a></p>
 <h2>Collections</h2>
 <ul>
 ${items}

@@ -2,7 +2,7 @@ import type { RouterContext } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Limits } from '../config.js';
 import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
-import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../storage/errors.js';
+import { PreconditionFailed, ResourceConflict, ResourceMissing, SeriesMissing } from '../storage/errors.js';
 import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
@@ -73,6 +73,7 @@ export async function storageOutcome<T>(work: () => Promise<T>, pointer: (index:
       throw new HttpError(412, message, error.index === undefined ? [] : [{ path: `${pointer(error.index)}/id`, message: error.message }]);
     }
     if (error instanceof ResourceConflict) throw new HttpError(409, error.message, [{ path: `${pointer(error.index)}/ts`, message: error.message }]);
+    if (error instanceof SeriesMissing) throw new HttpError(404, error.message, error.index === undefined ? [] : [{ path: `${pointer(error.index)}/mid`, message: error.message }]);
     throw error;
   }
 }

@@ -41,6 +41,10 @@ export interface Dialect {
   readonly errors: ErrorClassifier;
   /** Word of committed changes between processes (see storage/change-feed.ts). */
   readonly announcements: Announcements;
+  /** SQL building: the data points of the measurement store (storage/measurements/). */
+  readonly points: PointSql;
+  /** Statements of write jobs run without the query builder, prepared once. */
+  readonly statements: WriteStatements;
 }
 
 /** Conditions and ordering on the JSON value at a path of a document (the REST query language). */
@@ -62,6 +66,34 @@ export interface JsonSql {
   sortKeys(column: string, segments: readonly string[]): readonly string[];
 }
 
+/** The measurement store's one statement that differs: a batch of points inserted as a set. */
+export interface PointSql {
+  /**
+   * INSERT of one series' points from the JSON text of an array of point objects (each with a
+   * numeric `ts`), in one statement whatever the batch's size; bindings: mid, event id, the
+   * JSON text. A (mid, ts) stored already is skipped (a client re-sending a batch).
+   */
+  readonly insertFromJson: string;
+}
+
+/** What a statement run by WriteStatements yields. */
+export interface StatementResult {
+  /** Rows it returned (a SELECT, or RETURNING). */
+  readonly rows: readonly Row[];
+  /** Rows it inserted, updated or deleted. */
+  readonly changes: number;
+}
+
+/**
+ * The statements of a write job on its hot path, as the key reader runs reads: SQL with `?`
+ * placeholders, prepared once per connection (SQLite) and run without building a query, inside
+ * the job's transaction. Building and running a statement through knex costs several times what
+ * SQLite spends on a one-row insert (see docs/benchmarks.md).
+ */
+export interface WriteStatements {
+  run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult>;
+}
+
 /** How values go into columns and come out of them. */
 export interface ColumnSql {
   /** The value to store in a document column, from its JSON text. */
@@ -74,6 +106,11 @@ export interface ColumnSql {
    * string and one JSON.parse instead of an object per row built by the driver.
    */
   jsonRows(columns: readonly string[], orderBy: string): string;
+  /**
+   * An aggregate that yields the group's documents (the document column `column`) as the text of
+   * one JSON array ordered by `orderBy`, `[]` for no rows: the texts are joined, never parsed.
+   */
+  documentArray(column: string, orderBy: string): string;
   /**
    * `expression` (a text column or expression) made to compare and sort by code point, as
    * SQLite's default BINARY collation does, whatever the database's locale says.
@@ -116,20 +153,8 @@ export interface PoolOptions {
   readonly logger?: Logger;
 }
 
-/**
- * Plain SQL in a write job's transaction, with `?` placeholders: the stores' hot writes use it
- * instead of the query builder. SQLite runs each text as a statement prepared once on the
- * writer's connection; knex building and running the six statements of a POST cost more main
- * thread time than SQLite running them. PostgreSQL runs it through the transaction (`trx.raw`).
- */
-export interface WriteSql {
-  /** The rows `sql` returns (a SELECT, or a statement with RETURNING). */
-  rows(sql: string, bindings: readonly unknown[]): Promise<Row[]>;
-  run(sql: string, bindings: readonly unknown[]): Promise<void>;
-}
-
 /** A unit of writing: it stores everything it writes or, when it throws, nothing. */
-export type WriteJob<T> = (trx: Knex.Transaction, sql: WriteSql) => Promise<T>;
+export type WriteJob<T> = (trx: Knex.Transaction) => Promise<T>;
 
 /** The open connections of one process to one database. */
 export interface Pools {

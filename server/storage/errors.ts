@@ -42,3 +42,15 @@ export class StorageUnavailable extends Error {
     this.name = 'StorageUnavailable';
   }
 }
+
+/** No measurement series with that mid (not registered with `POST /events`, or deleted). */
+export class SeriesMissing extends Error {
+  constructor(
+    readonly mid: string,
+    /** Position in the posted batches, when it comes from an append. */
+    readonly index?: number,
+  ) {
+    super(`no measurement series "${mid.slice(0, 200)}"; register it with POST /events`);
+    this.name = 'SeriesMissing';
+  }
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
-import type { Dialect, WriteSql } from './dialect.js';
+import type { Dialect } from './dialect.js';
 import { StorageUnavailable } from './errors.js';
 
 /** One row per change of any resource, in commit order (migration 0005). */
@@ -65,26 +65,25 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
   };
 }
 
-/** Rows per INSERT of events: well under every dialect's bind-parameter limit. */
-const EVENT_CHUNK = 200;
-const EVENT_ROW = '(?, ?, ?, ?, ?)';
-
 /**
  * Number `changes` and add them to the event log, as the last work of a write transaction. The
  * counter row stays locked until the transaction ends, so a transaction that commits later always
- * gets later ids: a reader that has seen event n has seen every event below n.
+ * gets later ids: a reader that has seen event n has seen every event below n. Returns the id of
+ * the first change (the others follow in order), 0 for none.
  */
-export async function recordChanges(trx: Knex.Transaction, sql: WriteSql, dialect: Dialect, changes: readonly Change[]): Promise<void> {
-  if (changes.length === 0) return;
-  const [counter] = (await sql.rows(`UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length])) as { last: number | string }[];
-  const first = Number(counter!.last) - changes.length + 1;
-  for (let i = 0; i < changes.length; i += EVENT_CHUNK) {
-    const part = changes.slice(i, i + EVENT_CHUNK);
-    const bindings: unknown[] = [];
-    part.forEach((change, j) => bindings.push(first + i + j, change.kind, change.id, change.ts, change.action));
-    await sql.run(`INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${rowsOf(EVENT_ROW, part.length)}`, bindings);
+export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number> {
+  if (changes.length === 0) return 0;
+  // Prepared statements, not the query builder: every write runs these (see WriteStatements).
+  const { rows } = await dialect.statements.run(trx, `UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length]);
+  const last = Number((rows[0] as { last: number | string }).last);
+  const first = last - changes.length + 1;
+  for (let i = 0; i < changes.length; i += 200) {
+    const part = changes.slice(i, i + 200);
+    const values = part.flatMap((change, j) => [first + i + j, change.kind, change.id, change.ts, change.action]);
+    await dialect.statements.run(trx, `INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, values);
   }
   await dialect.announcements.announce(trx);
+  return first;
 }
 
 /** `row` (a parenthesised list of placeholders) `count` times, comma-separated: a multi-row VALUES. */

@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { catalogCountsMigration, catalogMigration } from './catalog/tables.js';
 import { eventsMigration } from './events.js';
+import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
 
 /**
@@ -50,6 +51,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0003_catalog_counts': catalogCountsMigration(dialect),
     '0004_service_facts': serviceFactsMigration(dialect),
     '0005_events': eventsMigration(dialect),
+    '0006_measurements': measurementsMigration(dialect),
   };
 }
 

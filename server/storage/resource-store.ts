@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
-import type { WriteJob, WriteSql } from './dialect.js';
+import type { Row, WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { recordChanges, rowsOf, type Change } from './events.js';
 import { Pacer } from './pace.js';
@@ -64,6 +64,12 @@ export interface Selection {
   readonly unique?: boolean;
 }
 
+/** The statements of a write job, with `?` placeholders (see WriteStatements). */
+interface JobSql {
+  rows(sql: string, bindings: readonly unknown[]): Promise<readonly Row[]>;
+  run(sql: string, bindings: readonly unknown[]): Promise<void>;
+}
+
 interface CurrentRow {
   ts: number | string;
   doc: string;
@@ -110,7 +116,8 @@ export class ResourceStore {
     const chosen = new Map<string, Set<string>>();
     for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
-    return this.write(async (trx, sql) => {
+    return this.write(async (trx) => {
+      const sql = this.statements(trx);
       /** The newest stored ts per `kind/id`, and whether that resource is live now. */
       const newest = new Map<string, { ts: number; live: boolean }>();
       for (const [kind, set] of chosen) {
@@ -165,7 +172,7 @@ export class ResourceStore {
           await pacer.breathe();
         }
       }
-      await recordChanges(trx, sql, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
+      await recordChanges(trx, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
       return stored;
     });
   }
@@ -176,7 +183,8 @@ export class ResourceStore {
    * none is lost; if it throws, nothing is stored.
    */
   async update(kind: string, id: string, change: (current: unknown, ts: number) => object, options: ReplaceOptions = {}): Promise<Representation> {
-    return this.write(async (trx, sql) => {
+    return this.write(async (trx) => {
+      const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       if (options.replayedTs !== undefined) {
         const replay = await sql.rows(this.sql.anyVersion, [kind, id, options.replayedTs]);
@@ -186,19 +194,20 @@ export class ResourceStore {
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
       await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, ?, FALSE)`, [kind, id, ts, doc]);
       await sql.run(`UPDATE ${CURRENT} SET ts = ?, doc = ? WHERE kind = ? AND id = ?`, [ts, doc, kind, id]);
-      await recordChanges(trx, sql, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
       return { id, ts, doc };
     });
   }
 
   /** Delete a resource: a tombstone joins the history, and the resource leaves every list. */
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
-    await this.write(async (trx, sql) => {
+    await this.write(async (trx) => {
+      const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       const ts = nextTs(current.ts);
       await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, NULL, TRUE)`, [kind, id, ts]);
       await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id = ?`, [kind, id]);
-      await recordChanges(trx, sql, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
+      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
     });
   }
 
@@ -265,7 +274,7 @@ export class ResourceStore {
     return this.db.dialect.columns.documentText(knex, 'doc');
   }
 
-  private async lockedCurrent(trx: Knex.Transaction, sql: WriteSql, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
+  private async lockedCurrent(trx: Knex.Transaction, sql: JobSql, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
     await this.db.dialect.locking.lockResources(trx, kind, [id]);
     const [row] = (await sql.rows(this.sql.current, [kind, id])) as unknown as CurrentRow[];
     if (!row) throw new ResourceMissing();
@@ -274,9 +283,25 @@ export class ResourceStore {
     return { ts, doc: row.doc };
   }
 
+  /** A job's plain SQL: the dialect's prepared write statements (SQLite: no query builder). */
+  private statements(trx: Knex.Transaction): JobSql {
+    const statements = this.db.dialect.statements;
+    return {
+      rows: async (sql, bindings) => (await statements.run(trx, sql, bindings)).rows,
+      run: async (sql, bindings) => {
+        await statements.run(trx, sql, bindings);
+      },
+    };
+  }
+
   /** Call `listener` after each committed write (the change feed reads the event log then). */
   onCommitted(listener: () => void): void {
     this.committed.push(listener);
+  }
+
+  /** Tell the listeners of onCommitted that a write of this process committed (also the measurement store's). */
+  announceCommitted(): void {
+    for (const listener of this.committed) listener();
   }
 
   /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
@@ -287,7 +312,7 @@ export class ResourceStore {
     } catch (error) {
       throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
-    for (const listener of this.committed) listener();
+    this.announceCommitted();
     return result;
   }
 

@@ -36,10 +36,21 @@ function lastEventId(ctx: RouterContext): number | undefined {
   return Number(header);
 }
 
-/** One change as an SSE event: its id orders every change of the service. */
-function sseEvent(change: Published, fields: ParsedQuery['fields']): string {
-  const data = fields && change.action !== 'DELETE' ? JSON.stringify(project(JSON.parse(change.data), fields)) : change.data;
-  return `id: ${change.event}\nevent: ${change.action}\ndata: ${data}\n\n`;
+/** What one stream follows: a collection, or one resource of it, and the conditions a change must meet. */
+export interface StreamTarget {
+  readonly kind: KindDescriptor;
+  readonly id?: string;
+  readonly conditions: readonly Condition[];
+}
+
+/** One change as an SSE event: its id orders every change of the service; `data` renders its data line. */
+function sseEvent(change: Published, data: (change: Published) => string): string {
+  return `id: ${change.event}\nevent: ${change.action}\ndata: ${data(change)}\n\n`;
+}
+
+/** The data of a collection's (or resource's) stream: the representation, projected by `fields=`. */
+export function representationData(fields: ParsedQuery['fields']): (change: Published) => string {
+  return (change) => (fields && change.action !== 'DELETE' ? JSON.stringify(project(JSON.parse(change.data), fields)) : change.data);
 }
 
 /**
@@ -50,7 +61,16 @@ function sseEvent(change: Published, fields: ParsedQuery['fields']): string {
  * stored event log, so a client that reconnects misses none and gets none twice, whichever
  * process it reaches and however long it was away.
  */
-export async function followStream(ctx: RouterContext, kind: KindDescriptor, id: string | undefined, query: ParsedQuery, conditions: readonly Condition[], options: EventStreamOptions): Promise<void> {
+export function followStream(ctx: RouterContext, kind: KindDescriptor, id: string | undefined, query: ParsedQuery, conditions: readonly Condition[], options: EventStreamOptions): Promise<void> {
+  return openStream(ctx, [{ kind, ...(id !== undefined ? { id } : {}), conditions }], representationData(query.fields), options);
+}
+
+/**
+ * An event stream of the changes `targets` select, each event's data rendered by `data`, resumed
+ * after `Last-Event-ID` from the event log: the REST streams have one target, the service-wide
+ * stream (server/subscriptions/service-stream.ts) one per collection.
+ */
+export async function openStream(ctx: RouterContext, targets: readonly StreamTarget[], data: (change: Published) => string, options: EventStreamOptions): Promise<void> {
   const { hub, admission, bufferedBytes, logger, streams } = options;
   const resumeAfter = lastEventId(ctx);
   // What the client has, or what was committed before it asked: never sent. (This process may
@@ -69,9 +89,9 @@ export async function followStream(ctx: RouterContext, kind: KindDescriptor, id:
     open = false;
     streams.delete(close);
     clearInterval(heartbeat);
-    subscription.remove();
+    for (const subscription of subscriptions) subscription.remove();
     admission.leave();
-    if (reason) logger.warn({ reason, collection: kind.collection }, 'event stream closed');
+    if (reason) logger.warn({ reason, collections: targets.map((t) => t.kind.collection).join(',') }, 'event stream closed');
     stream.end();
   };
   const write = (text: string): void => {
@@ -90,10 +110,10 @@ export async function followStream(ctx: RouterContext, kind: KindDescriptor, id:
       if (heldBytes > bufferedBytes) close('too many live events while catching up');
       return;
     }
-    write(sseEvent(change, query.fields));
+    write(sseEvent(change, data));
   };
 
-  const subscription = hub.add({ kind, ...(id !== undefined ? { id } : {}), conditions, floor, deliver });
+  const subscriptions = targets.map((target) => hub.add({ ...target, floor, deliver }));
   streams.add(close);
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
@@ -106,24 +126,21 @@ export async function followStream(ctx: RouterContext, kind: KindDescriptor, id:
   ctx.body = stream;
   stream.write(`retry: ${RETRY_MS}\n\n`);
 
-  if (resumeAfter === undefined || resumeAfter >= subscription.after) {
+  // Every subscription was added in the same turn, so they share the feed position.
+  const until = subscriptions[0]?.after ?? 0;
+  if (resumeAfter === undefined || resumeAfter >= until) {
     held = undefined;
     return;
   }
   // After the answer has begun: the missed events flow as the client reads them.
-  const replayed = {
-    kind,
-    ...(id !== undefined ? { id } : {}),
-    conditions,
-    deliver: (change: Published) => write(sseEvent(change, query.fields)),
-    ready: () => (stream.readableLength + ctx.res.writableLength < bufferedBytes / 2 || !open ? Promise.resolve() : new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve))),
-  };
+  const replayed = targets.map((target) => ({ ...target, deliver: (change: Published) => write(sseEvent(change, data)) }));
+  const ready = (): Promise<void> => (stream.readableLength + ctx.res.writableLength < bufferedBytes / 2 || !open ? Promise.resolve() : new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve)));
   hub
-    .replay(replayed, resumeAfter, subscription.after)
+    .replay(replayed, resumeAfter, until, ready)
     .then(() => {
       const pending = held ?? [];
       held = undefined;
-      for (const change of pending) write(sseEvent(change, query.fields));
+      for (const change of pending) write(sseEvent(change, data));
     })
     .catch((error: unknown) => {
       logger.error({ err: error }, 'replaying missed events failed');

@@ -18,8 +18,22 @@ export interface Published {
   readonly kind: KindDescriptor;
   readonly id: string;
   readonly ts: number;
+  /** The collection a UNIS frame names in its headers: the kind's, or an outside collection's own (`data/<mid>`). */
+  readonly collection: string;
   /** What the change carries, as JSON text: the representation clients see, or `{"id"}` of a deletion. */
   readonly data: string;
+}
+
+/**
+ * A collection whose changes are not documents of the resource store (the measurement store's
+ * `data`): what an event carries is read from elsewhere, and published as it is read.
+ */
+export interface OutsideCollection {
+  readonly kind: KindDescriptor;
+  /** The JSON text each event carries; an event left out has nothing to publish any more. */
+  texts(events: readonly ChangeEvent[]): Promise<ReadonlyMap<number, string>>;
+  /** The collection the frames of a change of `id` name (UNIS: `data/<mid>`). */
+  frameCollection(id: string): string;
 }
 
 /** Interest in changes: of a collection (or one resource of it) that meet the conditions. */
@@ -31,8 +45,6 @@ export interface Subscription {
   readonly floor?: number;
   /** Called for each change that matches, in event order; must not throw. */
   deliver(change: Published): void;
-  /** While catching up from the event log: resolves when the subscriber can take more. */
-  ready?(): Promise<void>;
 }
 
 /**
@@ -49,16 +61,18 @@ class Prepared {
     readonly kind: KindDescriptor,
     representations: Representations,
     private readonly hub: Hub,
+    /** A change of an outside collection: its frames' collection, and what it carries unless it is a deletion. */
+    outside?: { readonly collection: string; readonly text?: string },
   ) {
-    const data = change.doc === null ? JSON.stringify({ id: change.id }) : representations.render(kind, { id: change.id, ts: change.ts, doc: change.doc });
-    this.published = { event: change.event, action: change.action, kind, id: change.id, ts: change.ts, data };
+    const data = outside?.text ?? (change.doc === null ? JSON.stringify({ id: change.id }) : representations.render(kind, { id: change.id, ts: change.ts, doc: change.doc }));
+    this.published = { event: change.event, action: change.action, kind, id: change.id, ts: change.ts, collection: outside?.collection ?? kind.collection, data };
   }
 
   /** The resource as subscriptions see it; a promise only when a deleted one must be read first. */
   resource(): Candidate | null | Promise<Candidate | null> {
     if (this.candidate !== undefined) return this.candidate;
     const { id, ts } = this.change;
-    if (this.change.doc !== null) return (this.candidate = { id, ts, document: JSON.parse(this.published.data) });
+    if (this.change.action !== 'DELETE') return (this.candidate = { id, ts, document: JSON.parse(this.published.data) });
     return this.hub.endedVersion(this.change, this.kind).then((document) => (this.candidate = document === undefined ? null : { id, ts, document }));
   }
 
@@ -81,6 +95,7 @@ class Prepared {
 export class Hub {
   private readonly registry = new Registry();
   private readonly kinds: ReadonlyMap<string, KindDescriptor>;
+  private readonly outside: ReadonlyMap<string, OutsideCollection>;
   private queue: Promise<void> = Promise.resolve();
   /** The last event offered to the subscriptions. */
   private offered = 0;
@@ -92,8 +107,10 @@ export class Hub {
     private readonly representations: Representations,
     kinds: readonly KindDescriptor[],
     private readonly logger: Logger,
+    outside: readonly OutsideCollection[] = [],
   ) {
-    this.kinds = new Map(kinds.map((k) => [k.collection, k]));
+    this.kinds = new Map([...kinds, ...outside.map((o) => o.kind)].map((k) => [k.collection, k]));
+    this.outside = new Map(outside.map((o) => [o.kind.collection, o]));
   }
 
   /** The number of subscriptions held. */
@@ -122,20 +139,29 @@ export class Hub {
     };
   }
   /**
-   * Deliver to `subscription` the changes after `from` up to `until` (the `after` of its add) from
-   * the event log: what a reconnecting client missed. Resolves once they are all delivered.
+   * Deliver to `subscriptions` the changes after `from` up to `until` (the `after` of their add)
+   * from the event log, in event order: what a reconnecting client missed. Each change goes to the
+   * subscriptions of its collection (and resource) whose conditions it meets. Resolves once they
+   * are all delivered; between batches it waits for `ready` (the subscriber can take more).
    */
-  async replay(subscription: Subscription, from: number, until: number): Promise<void> {
+  async replay(subscriptions: readonly Subscription[], from: number, until: number, ready: () => Promise<void>): Promise<void> {
+    const collections = [...new Set(subscriptions.map((s) => s.kind.collection))];
+    // One resource's stream reads only its rows; a stream of several reads their collections'.
+    const id = subscriptions.length === 1 ? subscriptions[0]!.id : undefined;
     for (let position = from; position < until; ) {
-      const events = await this.feed.log.after(position, REPLAY_BATCH, [subscription.kind.collection], subscription.id);
+      const events = await this.feed.log.after(position, REPLAY_BATCH, collections, id);
       const due = events.filter((e) => e.event <= until);
+      const texts = await this.outsideTexts(due);
       for (const event of due) {
-        const prepared = new Prepared(event, subscription.kind, this.representations, this);
-        if (await prepared.matches(subscription.conditions)) subscription.deliver(prepared.published);
+        for (const subscription of subscriptions) {
+          if (subscription.kind.collection !== event.kind || (subscription.id !== undefined && subscription.id !== event.id)) continue;
+          const prepared = this.prepare(event, subscription.kind, texts);
+          if (prepared && (await prepared.matches(subscription.conditions))) subscription.deliver(prepared.published);
+        }
       }
       if (due.length < REPLAY_BATCH) return;
       position = due.at(-1)!.event;
-      await subscription.ready?.();
+      await ready();
     }
   }
 
@@ -151,12 +177,36 @@ export class Hub {
     return version ? JSON.parse(this.representations.render(kind, version)) : undefined;
   }
 
+  /**
+   * What the events of outside collections carry, read in one go per collection. A deletion
+   * carries `{"id"}` like any other.
+   */
+  private async outsideTexts(events: readonly ChangeEvent[]): Promise<ReadonlyMap<number, string>> {
+    const texts = new Map<number, string>();
+    for (const [collection, outside] of this.outside) {
+      const wanted = events.filter((e) => e.kind === collection && e.action !== 'DELETE');
+      if (wanted.length > 0) for (const [event, text] of await outside.texts(wanted)) texts.set(event, text);
+    }
+    return texts;
+  }
+
+  /** A change ready to match and deliver; undefined when an outside one has nothing left to publish. */
+  private prepare(event: ChangeEvent, kind: KindDescriptor, texts: ReadonlyMap<number, string>): Prepared | undefined {
+    const outside = this.outside.get(event.kind);
+    if (!outside) return new Prepared(event, kind, this.representations, this);
+    const collection = outside.frameCollection(event.id);
+    if (event.action === 'DELETE') return new Prepared(event, kind, this.representations, this, { collection });
+    const text = texts.get(event.event);
+    return text === undefined ? undefined : new Prepared(event, kind, this.representations, this, { collection, text });
+  }
+
   private async offer(events: readonly ChangeEvent[]): Promise<void> {
+    const texts = await this.outsideTexts(events.filter((e) => this.registry.interest(e.kind, e.id).any));
     for (const event of events) {
       const kind = this.kinds.get(event.kind);
       const interest = this.registry.interest(event.kind, event.id);
-      if (kind && interest.any) {
-        const prepared = new Prepared(event, kind, this.representations, this);
+      const prepared = kind && interest.any ? this.prepare(event, kind, texts) : undefined;
+      if (prepared) {
         const resource = interest.byValue ? await prepared.resource() : undefined;
         for (const subscription of this.registry.candidates(event.kind, event.id, resource?.document)) {
           if (subscription.floor !== undefined && event.event <= subscription.floor) continue;

@@ -9,7 +9,7 @@ import type { Database } from '../storage/database.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import { Admission } from './admission.js';
 import type { EventStreamOptions } from './event-stream.js';
-import { Hub } from './hub.js';
+import { Hub, type OutsideCollection } from './hub.js';
 import { attachUnisSockets } from './unis-socket.js';
 
 export interface SubscriptionOptions {
@@ -20,6 +20,8 @@ export interface SubscriptionOptions {
   readonly authenticator: Authenticator;
   readonly limits: SubscriptionLimits;
   readonly logger: Logger;
+  /** Collections whose changes are not resource documents (the measurement store's data). */
+  readonly outside?: readonly OutsideCollection[];
 }
 
 export interface Subscriptions {
@@ -39,11 +41,11 @@ export interface Subscriptions {
  * one admission limit. Writes of this process poke the feed as they commit.
  */
 export async function startSubscriptions(options: SubscriptionOptions): Promise<Subscriptions> {
-  const { database, store, representations, kinds, authenticator, limits, logger } = options;
+  const { database, store, representations, kinds, authenticator, limits, logger, outside = [] } = options;
   const feed = new ChangeFeed(database, logger);
   await feed.start();
   store.onCommitted(() => feed.poke());
-  const hub = new Hub(feed, store, representations, kinds, logger);
+  const hub = new Hub(feed, store, representations, kinds, logger, outside);
   const admission = new Admission(limits.connections);
   const events: EventStreamOptions = { hub, admission, bufferedBytes: limits.bufferedBytes, logger, streams: new Set() };
   let sockets: { close(): void } | undefined;
@@ -51,7 +53,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     events,
     poke: () => feed.poke(),
     attach(server) {
-      sockets = attachUnisSockets(server, { hub, kinds, authenticator, admission, limits, logger });
+      sockets = attachUnisSockets(server, { hub, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, admission, limits, logger });
     },
     async close() {
       sockets?.close();

@@ -9,7 +9,8 @@ import { QueryError } from '../query/errors.js';
 import type { EventCondition } from '../query/tree.js';
 import { subscriptionConditions } from '../query/unis-subscription.js';
 import type { Admission } from './admission.js';
-import type { Hub, Published } from './hub.js';
+import { unisFrame } from './frames.js';
+import type { Hub } from './hub.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping is dropped. */
 const PING_MS = 30_000;
@@ -37,16 +38,6 @@ interface Request {
 /** An error frame: the socket stays open. */
 function errorFrame(message: string, path = ''): string {
   return JSON.stringify({ error: { status: 400, message, details: [{ path, message }] } });
-}
-
-/** UNIS's frame; with `fields`, the data keeps only those top-level members. */
-function frame(change: Published, fields: readonly string[] | undefined): string {
-  const headers = `{"headers":{"action":"${change.action}","collection":"${change.kind.collection}","id":${JSON.stringify(change.id)}},"data":`;
-  if (!fields || change.action === 'DELETE') return `${headers}${change.data}}`;
-  const document = JSON.parse(change.data) as Record<string, unknown>;
-  const kept: Record<string, unknown> = {};
-  for (const field of fields) if (Object.hasOwn(document, field)) kept[field] = document[field];
-  return `${headers}${JSON.stringify(kept)}}`;
 }
 
 /** Refuse an upgrade with an HTTP answer (the socket is no WebSocket yet). */
@@ -208,7 +199,7 @@ class Subscriber {
       kind,
       ...(id !== undefined ? { id } : {}),
       conditions,
-      deliver: (change) => this.send(frame(change, fields as string[] | undefined)),
+      deliver: (change) => this.send(unisFrame(change, fields as string[] | undefined)),
     });
     this.removals.set(key, remove);
   }

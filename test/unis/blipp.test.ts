@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Answer } from '../helpers/http.js';
+import { get, type Answer } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { wire } from '../helpers/wire.js';
 
@@ -133,5 +133,55 @@ describe('UNIS clients: BLiPP', function () {
       assert.equal(updated.body.id, created.id);
     }
     assert.equal((await doReq('get', `/services/${created.id}`)).body.status, 'OFF');
+  });
+  /**
+   * The measurement store, as `ms_client.MSInstance` (blipp/ms_client.py) feeds it from
+   * `collector.report()`: `_check_mids` asks `GET /events?mids=<mid>` through `PeriscopeClient.get`
+   * (no schema for `events`: requests' own headers, the body `null`) and registers a falsy answer
+   * with `POST /events {metadata_URL, collection_size, ttl}`; then `POST /data [{mid, data: [{ts,
+   * value}]}]`. Its own headers: `content-type: application/perfsonar+json profile=<datum or data
+   * schema>` and an accept of any type. Bodies are Python's `json.dumps` (`", "` and `": "`), and `ts` is
+   * `time.time() * 10e5`, a float. A report that failed is sent again with the next one.
+   */
+  it('feeds the measurement store as ms_client does, and the points read back', async () => {
+    const msHeaders = (schema: string): [string, string][] => [
+      ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'],
+      ['Accept-Encoding', 'gzip, deflate'],
+      ['accept', '*/*'],
+      ['Connection', 'keep-alive'],
+      ['content-type', `application/perfsonar+json profile=${schema}`],
+    ];
+    const plainHeaders: [string, string][] = [['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'], ['Accept-Encoding', 'gzip, deflate'], ['Accept', '*/*'], ['Connection', 'keep-alive']];
+    const send = async (method: string, target: string, headers: [string, string][], body: string): Promise<Answer> => {
+      const answer = await wire(server.url, { method, target, headers, body });
+      assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${target} → ${answer.status} ${answer.text}`);
+      return answer;
+    };
+    const node = (await doReq('post', '/nodes', { $schema: SCHEMAS.nodes, name: 'ms.blipp.example.net', urn: 'urn:ogf:network:domain=blipp.example.net:node=ms:' })).body;
+    const metadata = (await doReq('post', '/metadata', { $schema: SCHEMAS.metadata, subject: { href: node.selfRef, rel: 'full' }, eventType: 'ps:tools:blipp:linux:cpu:utilization:user', parameters: { datumSchema: DATUM } })).body;
+    const mid = metadata.id as string;
+
+    // _check_mids: nothing registered yet, so the answer is falsy ([]), and it registers.
+    assert.deepEqual((await send('GET', `/events?mids=${mid}`, plainHeaders, 'null')).body, []);
+    const registered = await send('POST', '/events', msHeaders(DATUM), `{"ttl": 1500000, "collection_size": 10000000, "metadata_URL": "${server.url}/metadata/${mid}"}`);
+    assert.equal(registered.status, 201);
+    assert.equal(registered.headers.get('location'), `${server.url}/data/${mid}`);
+
+    // collector.report(): one batch per report; the second report repeats the first (it failed) and adds one.
+    const now = Date.now() / 1000;
+    const datum = (seconds: number, value: number) => `{"ts": ${seconds * 10e5}, "value": ${value}}`;
+    const first = `[{"mid": "${mid}", "data": [${datum(now - 2, 12.5)}, ${datum(now - 1, 13.0)}]}]`;
+    assert.equal((await send('POST', '/data', msHeaders('http://unis.crest.iu.edu/schema/20160630/data#'), first)).status, 201);
+    const second = `[{"mid": "${mid}", "data": [${datum(now - 2, 12.5)}, ${datum(now - 1, 13.0)}, ${datum(now, 14.25)}]}]`;
+    const again = await send('POST', '/data', msHeaders('http://unis.crest.iu.edu/schema/20160630/data#'), second);
+    assert.deepEqual(again.body.series, [{ mid, stored: 1, duplicates: 2, expired: 0, dropped: 0 }]);
+
+    // The next _check_mids finds the series; the points read back, newest first, ts as sent.
+    const [summary] = (await send('GET', `/events?mids=${mid}`, plainHeaders, 'null')).body;
+    assert.equal(summary.mid, mid);
+    assert.equal(summary.count, 3);
+    const points = (await get(`${server.url}/data/${mid}`)).body as { ts: number; value: number }[];
+    assert.deepEqual(points.map((p) => p.value), [14.25, 13, 12.5]);
+    assert.deepEqual(points.map((p) => p.ts), [now * 10e5, (now - 1) * 10e5, (now - 2) * 10e5]);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { SocketClient } from '../helpers/subscribers.js';
 import { wire } from '../helpers/wire.js';
 
 /**
@@ -68,5 +69,39 @@ describe('UNIS clients: dlt-web', function () {
   it('lists services by the serviceType its filter map names', async () => {
     const answer = await wire(server.url, { method: 'GET', target: '/services?serviceType=ibp_server', headers: requestHeaders });
     assert.equal((answer.body as unknown[]).length, 1);
+  });
+  /**
+   * The measurement store (unis-clients.md §2.4, §3): `UnisService.getDataId` reads
+   * `/api/data/<mid>?limit=<n>` (300 by default; the map asks `?limit=1` for the current value),
+   * which `routes.js` forwards as `/data/<mid>?limit=<n>`, then subscribes: one socket
+   * `ws://…/subscribe/data` (`_createWebSocket`, no `?query` since `data` is not in its filter
+   * map) and `{"query": {"id": <mid>}, "resourceType": "data"}` on it; each frame's `data` is an
+   * object keyed by mid (`SocketService.on('data_data')`), and the map reads `headers.id`.
+   */
+  it('reads the newest points of a series and follows its appends on /subscribe/data', async () => {
+    const metadata = (await post(`${server.url}/metadata`, { subject: { href: node.selfRef, rel: 'full' }, eventType: 'ps:tools:blipp:linux:net:ethernet:bytes:utilization' })).body;
+    const mid = metadata.id as string;
+    await post(`${server.url}/events`, { metadata_URL: metadata.selfRef, collection_size: 1000, ttl: 0 });
+    await post(`${server.url}/data/${mid}`, { data: Array.from({ length: 400 }, (_, i) => ({ ts: 1_795_000_000_000_000 + i * 1_000_000, value: i })) });
+
+    const graph = await wire(server.url, { method: 'GET', target: `/data/${mid}?limit=300`, headers: requestHeaders });
+    assert.equal(graph.status, 200);
+    assert.equal((graph.body as unknown[]).length, 300);
+    const current = await wire(server.url, { method: 'GET', target: `/data/${mid}?limit=1`, headers: requestHeaders });
+    assert.deepEqual(current.body, [{ ts: 1_795_000_000_000_000 + 399 * 1_000_000, value: 399 }]);
+
+    const socket = await SocketClient.open(server.url, '/subscribe/data');
+    try {
+      socket.send(JSON.stringify({ query: { id: mid }, resourceType: 'data' }));
+      await socket.settled();
+      await post(`${server.url}/data/${mid}`, { data: [{ ts: 1_796_000_000_000_000, value: 400 }] });
+      const [frame] = await socket.changesAtLeast(1);
+      assert.equal(frame!.headers!.id, mid);
+      const byMid = JSON.parse(JSON.stringify(frame!.data)) as Record<string, { ts: number; value: number }[]>;
+      assert.deepEqual(Object.keys(byMid), [mid]);
+      assert.deepEqual(byMid[mid], [{ ts: 1_796_000_000_000_000, value: 400 }]);
+    } finally {
+      socket.close();
+    }
   });
 });

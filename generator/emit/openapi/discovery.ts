@@ -14,16 +14,26 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
     '/': {
       get: {
         operationId: 'listCollections',
-        summary: 'The collections, in UNIS\'s shape (an HTML page linking the API reference for a browser)',
+        summary: 'The collections, in UNIS\'s shape (an HTML page linking the API reference for a browser); with `Accept: text/event-stream`, the changes of every collection in one stream',
+        description: 'The list and the page are open. The event stream needs the `read` scope when tokens are configured; its events are `id: <event id>`, `event: POST | PUT | DELETE`, `data: <UNIS\'s frame {"headers": {"action", "collection", "id"}, "data"}>`, and a reconnect with `Last-Event-ID` first receives what it missed.',
         tags,
         ...open,
+        parameters: [
+          { name: 'collections', in: 'query', description: 'With `Accept: text/event-stream`: the collections to follow, comma-separated (all by default).', schema: { type: 'string' }, example: 'nodes,ports,links' },
+          { $ref: '#/components/parameters/LastEventId' },
+          { $ref: '#/components/parameters/AccessToken' },
+        ],
         responses: {
           200: {
-            description: 'Each collection\'s address and its kind\'s schema address',
+            description: 'Each collection\'s address and its kind\'s schema address; or the event stream',
             headers: requestId,
-            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/CollectionEntry' } } }, ...html },
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/CollectionEntry' } } },
+              ...html,
+              'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events whose data is UNIS\'s frame of each change' } },
+            },
           },
-          ...errors(model, [500], used),
+          ...errors(model, [400, 401, 500, 503], used),
         },
       },
     },
@@ -67,6 +77,23 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
         parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['start.js', 'swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] } }],
         responses: {
           200: { description: 'The file', headers: requestId, content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          ...errors(model, [404], used),
+        },
+      },
+    },
+    '/ui': {
+      get: { operationId: 'ui', summary: 'A live picture of the topology, for a browser (docs/ui.md)', tags, ...open, responses: { 200: { description: 'An HTML page', headers: requestId, content: html }, 304: { description: 'Not modified (If-None-Match)' } } },
+    },
+    '/ui/{asset}': {
+      get: {
+        operationId: 'uiAsset',
+        summary: 'A file of the topology picture (its script and style sheet)',
+        tags,
+        ...open,
+        parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['app.js', 'app.css'] } }],
+        responses: {
+          200: { description: 'The file', headers: requestId, content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } },
+          304: { description: 'Not modified (If-None-Match)' },
           ...errors(model, [404], used),
         },
       },

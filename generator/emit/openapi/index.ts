@@ -2,6 +2,7 @@ import type { Model } from '../../model/model.js';
 import { jsonNotice, jsonText, type GeneratedFile } from '../output.js';
 import { schemaComponents, type Json } from './components.js';
 import { COLLECTION_ENTRY, discoveryPaths } from './discovery.js';
+import { MEASUREMENT_SCHEMAS, measurementPaths } from './measurements.js';
 import { headOf, restOperation } from './operations.js';
 import { PARAMETER_COMPONENTS, PARAMETERS } from './parameters.js';
 import { errorResponseComponents, HEADERS } from './responses.js';
@@ -9,7 +10,7 @@ import { errorResponseComponents, HEADERS } from './responses.js';
 /**
  * The OpenAPI 3.1 description of the REST interface, built from the model: one transform per
  * object of the description (components.ts: schemas; parameters.ts; responses.ts: from the
- * error table; operations.ts: one per REST action; discovery.ts). Schemas are copied into
+ * error table; operations.ts: one per REST action; discovery.ts; measurements.ts). Schemas are copied into
  * `components.schemas` with every `$ref` rewritten to point there, so the description stands
  * alone. The server replaces `servers` with its configured base URL.
  */
@@ -26,6 +27,7 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
     if (op.rest.path.includes('{id}')) item.parameters = [PARAMETERS.id];
   }
   Object.assign(paths, discoveryPaths(model, used));
+  Object.assign(paths, measurementPaths(model, used));
 
   const document = {
     ...jsonNotice(model.documents.map((d) => d.file)),
@@ -42,10 +44,11 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
     tags: [
       { name: 'discovery', description: 'Finding the collections, the schemas and this description.' },
       ...model.kinds.map((k) => ({ name: k.collection, description: `${k.name} resources (schema \`${k.file}\`).` })),
+      { name: 'measurement store', description: 'UNIS\'s measurement store: series of data points of metadata resources (`/events`, `/data`).' },
     ],
     paths,
     components: {
-      schemas: { ...schemaComponents(model), CollectionEntry: COLLECTION_ENTRY },
+      schemas: { ...schemaComponents(model), CollectionEntry: COLLECTION_ENTRY, ...MEASUREMENT_SCHEMAS },
       parameters: PARAMETER_COMPONENTS,
       headers: HEADERS,
       responses: errorResponseComponents(model, used),

@@ -3,7 +3,6 @@ import type { Connections, PoolOptions, Pools, Row } from '../../dialect.js';
 import { knexLog } from '../../knex-log.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
-import { transactionSql } from './write-sql.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
 const STREAM_BATCH = 200;
@@ -66,7 +65,7 @@ export class PostgresConnections implements Connections {
       reader: knex,
       writer: knex,
       keys: new PostgresKeyReader(knex),
-      write: (job) => knex.transaction((trx) => job(trx, transactionSql(trx))),
+      write: (job) => knex.transaction(job),
       stream: (query) => streamRows(query),
       close: () => knex.destroy(),
     };

@@ -5,8 +5,10 @@ import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
 import { PostgresLocking } from './locking.js';
 import { PostgresMaintenance } from './maintenance.js';
+import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
+import { postgresStatements } from './write-statements.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -23,6 +25,8 @@ export function postgresDialect(databaseUrl: string): Dialect {
     locking: new PostgresLocking(settings),
     maintenance: new PostgresMaintenance(settings.schema),
     errors: postgresErrors,
+    points: postgresPoints,
+    statements: postgresStatements,
     announcements: new PostgresAnnouncements(settings),
   };
 }

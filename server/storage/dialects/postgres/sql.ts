@@ -86,6 +86,10 @@ export const postgresColumns: ColumnSql = {
     return `COALESCE(json_agg(json_build_array(${columns.join(', ')}) ORDER BY ${orderBy}), '[]'::json)::text`;
   },
 
+  documentArray(column: string, orderBy: string): string {
+    return `'[' || COALESCE(string_agg(${column}::text, ',' ORDER BY ${orderBy}), '') || ']'`;
+  },
+
   byteOrder(expression: string): string {
     // Code-point order, as SQLite compares, whatever the database's collation.
     return `${expression} COLLATE "C"`;

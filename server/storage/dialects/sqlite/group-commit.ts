@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import type { WriteJob, WriteSql } from '../../dialect.js';
+import type { WriteJob } from '../../dialect.js';
 import { Pacer } from '../../pace.js';
 import type { WalSync } from './wal-sync.js';
-import { connectionSql, transactionConnection } from './write-sql.js';
+import { sqliteStatements } from './write-statements.js';
 
 /** Most jobs one transaction takes; the rest wait for the next. */
 const MAX_JOBS = 256;
@@ -80,7 +80,7 @@ export class GroupCommit {
         // While the last group's WAL is flushed, the writes that arrive wait and form one larger
         // group: each COMMIT writes the pages it changed, and the pages that neighbouring
         // inserts share are written once per group instead of once per small group. No write
-        // waits longer for its acknowledgement: it would wait for that flush to end anyway.
+        // waits longer for its acknowledgement: it would wait for that flush anyway.
         await this.durability.settled();
         await this.commit(this.queue.splice(0, MAX_JOBS));
       }
@@ -114,7 +114,7 @@ export class GroupCommit {
   /** One job: it needs no savepoint, the transaction is all or nothing already. */
   private async alone(pending: Pending): Promise<Outcome[]> {
     try {
-      return [{ ok: true, value: await this.transaction((trx, sql) => pending.job(trx, sql)) }];
+      return [{ ok: true, value: await this.transaction((trx) => pending.job(trx)) }];
     } catch (error) {
       // The transaction was rolled back; only a failed COMMIT would concern the others, and there are none.
       return [{ ok: false, error }];
@@ -124,19 +124,20 @@ export class GroupCommit {
   /** Several jobs in one transaction, each in a savepoint. Throws when the transaction fails. */
   private async together(group: readonly Pending[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    await this.transaction(async (trx, sql) => {
+    await this.transaction(async (trx) => {
       outcomes.length = 0;
       const pacer = new Pacer();
       for (const { job } of group) {
-        // Plain savepoints: knex's nested transactions cost more than the jobs of a POST.
-        await sql.run(`SAVEPOINT ${SAVEPOINT}`, []);
+        // Plain savepoints, prepared once and run on the connection (WriteStatements): knex's
+        // nested transactions, and even its raw queries, cost more than a job of one data point.
+        await sqliteStatements.run(trx, `SAVEPOINT ${SAVEPOINT}`, []);
         try {
-          const value = await job(trx, sql);
-          await sql.run(`RELEASE ${SAVEPOINT}`, []);
+          const value = await job(trx);
+          await sqliteStatements.run(trx, `RELEASE ${SAVEPOINT}`, []);
           outcomes.push({ ok: true, value });
         } catch (error) {
-          await sql.run(`ROLLBACK TO ${SAVEPOINT}`, []);
-          await sql.run(`RELEASE ${SAVEPOINT}`, []);
+          await sqliteStatements.run(trx, `ROLLBACK TO ${SAVEPOINT}`, []);
+          await sqliteStatements.run(trx, `RELEASE ${SAVEPOINT}`, []);
           outcomes.push({ ok: false, error });
         }
         await pacer.breathe();
@@ -146,16 +147,15 @@ export class GroupCommit {
   }
 
   /** `work` in a transaction that holds the file's write lock, waiting for it as long as LOCK_WAIT_MS. */
-  private async transaction<T>(work: (trx: Knex.Transaction, sql: WriteSql) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     const deadline = performance.now() + LOCK_WAIT_MS;
     for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_MS)) {
       let locked = false;
       try {
         return await this.writer.transaction(async (trx) => {
-          const sql = connectionSql(await transactionConnection(trx));
-          await sql.run(TAKE_WRITE_LOCK, []);
+          await sqliteStatements.run(trx, TAKE_WRITE_LOCK, []);
           locked = true;
-          return work(trx, sql);
+          return work(trx);
         });
       } catch (error) {
         const busy = (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';

@@ -7,7 +7,9 @@ import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
 import { sqliteLocking } from './locking.js';
 import { SqliteMaintenance } from './maintenance.js';
+import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
+import { sqliteStatements } from './write-statements.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -29,6 +31,8 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     locking: sqliteLocking,
     maintenance: new SqliteMaintenance(filename),
     errors: sqliteErrors,
+    points: sqlitePoints,
+    statements: sqliteStatements,
     announcements: sqliteAnnouncements,
   };
 }

@@ -9,7 +9,7 @@ import { Statements } from './statements.js';
  */
 const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
 
-/** The statements of `connection`, one cache for knex's queries and the writes that bypass knex (write-sql.ts). */
+/** The prepared statements of a connection (also for write jobs' statements, see write-statements.ts). */
 export function statementsOf(connection: BetterSqlite3.Database): Statements {
   let statements = prepared.get(connection);
   if (!statements) prepared.set(connection, (statements = new Statements(connection)));

@@ -71,6 +71,10 @@ export const sqliteColumns: ColumnSql = {
     return `json_group_array(json_array(${columns.join(', ')}) ORDER BY ${orderBy})`;
   },
 
+  documentArray(column: string, orderBy: string): string {
+    return `'[' || COALESCE(group_concat(${column}, ',' ORDER BY ${orderBy}), '') || ']'`;
+  },
+
   byteOrder(expression: string): string {
     // Text compares with the BINARY collation unless told otherwise.
     return expression;

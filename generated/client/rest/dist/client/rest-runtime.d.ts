@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 52d1ce8d1856cdf034a16df3a16da9c6946818c73b434904cc376951b879ac55 output 07f9e0c78104c8c8b1bfa62c7cd00c2f113e0bfe209522e1531110a5e4c61e58
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 7a4b4810f10a8b72d81e4ac2484f7a823f991366e70ae69df0d584508944c9a9 output ee73721259b4a78f786f3e07aa150ed32d75149448665441366f641201169e38
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -148,6 +148,16 @@ export interface SubscribeOptions {
     readonly lastEventId?: string | undefined;
     /** Stops the subscription (the iterator ends); `break` out of the loop does too. */
     readonly signal?: AbortSignal | undefined;
+    /** Called each time the stream is (re)opened: the service accepted it. */
+    readonly onConnect?: (() => void) | undefined;
+    /** Called when the connection is lost, before it is opened again. */
+    readonly onDisconnect?: (() => void) | undefined;
+}
+/** One event of a Server-Sent Events stream. */
+export interface StreamEvent {
+    readonly id: string;
+    readonly event: string;
+    readonly data: string;
 }
 type Scalar = string | number | boolean;
 type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
@@ -204,6 +214,11 @@ export interface WriteOptions {
     /** Make the write conditional on this ETag being the newest (412 otherwise). */
     readonly ifMatch?: string | undefined;
 }
+/**
+ * Follow the event stream at `path` as an async iterator of what `parse` makes of each event.
+ * After a dropped connection it reconnects on its own and resumes after the last event it gave.
+ */
+export declare function follow<C>(http: Http, path: string, options: SubscribeOptions, parse: (event: StreamEvent) => C): AsyncGenerator<C, void, undefined>;
 /** One collection of the service, e.g. `/nodes`, typed by its kind `T` and fields `F`. */
 export declare class Collection<T extends {
     readonly ts?: number | undefined;
@@ -242,6 +257,5 @@ export declare class Collection<T extends {
     subscribe(query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
     /** The changes of one resource that the query selects, as `subscribe` gives them. */
     subscribeTo(id: string, query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
-    private follow;
 }
 export {};

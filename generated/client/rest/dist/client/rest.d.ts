@@ -1,6 +1,6 @@
-// Compiled from generated/client/rest.ts by npm run generate; do not edit. source 5b518bc3673e0aa2ee24b7f7a773469ec453fe2a31d391f34ef057de7fe245a0 output 995abf74c412f78f78bea74647b7c6df1528951fd737ebec6e0c1c093fe2c4aa
+// Compiled from generated/client/rest.ts by npm run generate; do not edit. source f9cf06ac2611b6c25c1f8533f319b66b3a666098cb9e90368c795a65c6d7b279 output 929f9af44cefbe55dd44f4fdebc2da508e5e6285519f878153f19b59ce5cb85c
 import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
-import { Collection, type ClientOptions } from './rest-runtime.js';
+import { Collection, type ClientOptions, type SubscribeOptions } from './rest-runtime.js';
 export * from './rest-runtime.js';
 export type * from '../types/index.js';
 /** One collection of the service as `GET /` lists it (UNIS's shape). */
@@ -16,6 +16,18 @@ export interface CollectionEntry {
             readonly href: string;
         };
     };
+}
+/** The name of a collection of the service. */
+export type CollectionName = "domains" | "exnodes" | "extents" | "links" | "measurements" | "metadata" | "networks" | "nodes" | "paths" | "ports" | "services" | "topologies";
+/** One change of any collection, as the service-wide event stream tells it (UNIS's frame). */
+export interface ServiceChange {
+    /** The event id: it orders every change of the service. */
+    readonly event: string;
+    readonly action: 'POST' | 'PUT' | 'DELETE';
+    readonly collection: CollectionName;
+    readonly id: string;
+    /** The stored representation; `{id}` for a deletion. */
+    readonly value: unknown;
 }
 /** Queryable fields of Domain and the type of their values. */
 export interface DomainFields {
@@ -411,4 +423,10 @@ export declare class TopologyClient {
     constructor(options: ClientOptions);
     /** The collections the service offers, in UNIS's shape: each `href` and its kind's schema address (`GET /`). */
     collections(): Promise<CollectionEntry[]>;
+    /**
+     * The changes of every collection, or of `collections`, in one event stream (`GET /` as
+     * text/event-stream): one connection however many collections are followed. It reconnects and
+     * resumes after the last event it gave, as `Collection.subscribe` does.
+     */
+    changes(collections?: readonly CollectionName[], options?: SubscribeOptions): AsyncGenerator<ServiceChange, void, undefined>;
 }

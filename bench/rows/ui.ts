@@ -1,0 +1,101 @@
+/**
+ * The picture's rows (docs/ui.md): /ui of a topology of 1,000 nodes with 4,000 ports in headless
+ * Chromium (Debian's, driven by playwright-core): how long from navigation until the data is read,
+ * laid out and drawn; what one frame costs once it is drawn (a zoom); a click's details with the
+ * history read; and how long a write takes from its 2xx to the changed picture. One server of its
+ * own, with the bench's token, given to the page as a person would (the tab's sessionStorage).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { BenchContext } from '../harness/context.js';
+import { count, ms, type Row } from '../harness/report.js';
+import { startTopocat } from '../harness/topocat.js';
+import { DN } from '../workloads/catalog.js';
+import { postPicture } from '../workloads/picture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** Frames, clicks and writes timed for each of the latency rows. */
+const SAMPLES = 5;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** What runs in the page: its Cytoscape instance and hooks (ui/main.ts). */
+declare const topocat: { cy: { zoom(level?: number): number; getElementById(id: string): { data(key: string): unknown } }; timings: Record<string, number>; select(id: string): void };
+declare const document: { querySelectorAll(selector: string): { length: number } };
+declare function requestAnimationFrame(callback: () => void): number;
+declare const sessionStorage: { setItem(key: string, value: string): void };
+
+export async function uiRows(ctx: BenchContext): Promise<Row[]> {
+  if (!existsSync(CHROMIUM)) throw new Error(`the ui rows need ${CHROMIUM}: apt-get install chromium`);
+  const dir = path.join(ctx.dir, 'ui');
+  mkdirSync(dir, { recursive: true });
+  const server = await startTopocat({ dir, token: ctx.token, dn: DN, label: 'topocat-ui' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  try {
+    ctx.log('ui: posting the topology');
+    const posted = await postPicture(server.url, ctx.sizes.picture, ctx.auth);
+    const shape = `${count(posted.nodes)} nodes, ${count(posted.ports)} ports, ${count(posted.links)} links, ${posted.domains} domains, ${posted.networks} networks, ${posted.paths} paths`;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await page.addInitScript((token) => sessionStorage.setItem('topocat.token', token), ctx.token);
+    ctx.log('ui: loading the page');
+    const started = Date.now();
+    await page.goto(`${server.url}/ui`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
+    const total = Date.now() - started;
+    const timings = await page.evaluate(() => topocat.timings);
+
+    const frames: number[] = [];
+    const clicks: number[] = [];
+    const updates: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      frames.push(
+        await page.evaluate(async () => {
+          const t = performance.now();
+          topocat.cy.zoom(topocat.cy.zoom() * 1.05);
+          await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+          return performance.now() - t;
+        }),
+      );
+      const node = `d0-w0-n${i}`;
+      clicks.push(
+        await page.evaluate(async (id) => {
+          const t = performance.now();
+          topocat.select(id);
+          while (document.querySelectorAll('#details ol.history button').length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+          return performance.now() - t;
+        }, `nodes/${node}`),
+      );
+      const name = `renamed ${i}`;
+      const wrote = Date.now();
+      const response = await fetch(`${server.url}/nodes/${node}`, { method: 'PATCH', headers: { ...ctx.auth, 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ name }) });
+      if (response.status !== 200) throw new Error(`PATCH /nodes/${node}: ${response.status}`);
+      await page.waitForFunction((args) => topocat.cy.getElementById(args.id).data('label') === args.name, { id: `nodes/${node}`, name }, { timeout: 120_000, polling: 5 });
+      updates.push(Date.now() - wrote);
+    }
+    const loaded = timings.loaded ?? Number.NaN;
+    const drawn = timings.drawn ?? Number.NaN;
+    return [
+      {
+        row: `UI: /ui of ${shape}, headless Chromium (software rendering): from navigation to the picture drawn`,
+        result: `${ms(total)} in all; in the page: data read ${ms(loaded)}, laid out (fCoSE) ${ms(timings.laidOut ?? Number.NaN)}, first frame painted ${ms(drawn)}`,
+        target: 'report (readable and responsive: measured)',
+        met: undefined,
+        figures: { totalMs: total, loadedMs: loaded, laidOutMs: timings.laidOut ?? Number.NaN, drawnMs: drawn },
+        failures: 0,
+      },
+      {
+        row: `UI: the same picture, one frame after a zoom; a click's details with its history; a write's 2xx to the changed label (medians of ${SAMPLES})`,
+        result: `frame ${ms(median(frames))}; details ${ms(median(clicks))}; write to picture ${ms(median(updates))}`,
+        target: 'report',
+        met: undefined,
+        figures: { frameMs: median(frames), detailsMs: median(clicks), updateMs: median(updates) },
+        failures: 0,
+      },
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,31 @@
+import type { Logger } from '../log.js';
+import type { MeasurementStore } from '../storage/measurements/store.js';
+
+/**
+ * Delete the expired points of every series with a ttl every `intervalMs`
+ * (MEASUREMENT_PRUNE_INTERVAL_MS): appends prune their own series as they arrive, this catches
+ * the series nobody posts to any more. One sweep at a time; a failure is logged and the next tick
+ * tries again. Returns the function that stops it, to call before the database closes.
+ */
+export function keepPruning(store: MeasurementStore, intervalMs: number, logger: Logger): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const tick = (): void => {
+    if (running) return;
+    const started = performance.now();
+    running = store
+      .pruneExpired()
+      .then((points) => {
+        if (points > 0) logger.info({ points, ms: Math.round(performance.now() - started) }, 'expired measurement points pruned');
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'pruning expired measurement points failed; trying again later'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
