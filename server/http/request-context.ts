@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
+import { accessLine } from './access-line.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -23,6 +24,7 @@ export function loggedQuery(query: string): string {
  * log line when the response is done, including streamed and aborted ones.
  */
 export function requestContext(logger: Logger): Middleware {
+  const access = accessLine(logger);
   return async (ctx, next) => {
     const started = performance.now();
     const offered = ctx.get('x-request-id');
@@ -33,19 +35,16 @@ export function requestContext(logger: Logger): Middleware {
       const status = ctx.res.writableFinished ? ctx.status : 499;
       // A client's mistake is found from the log alone: the query it sent and what was wrong.
       const mistake = status >= 400 && status < 500 && status !== 499;
-      logger.info(
-        {
-          requestId,
-          method: ctx.method,
-          path: shorten(ctx.path),
-          status,
-          ...(mistake && ctx.querystring !== '' ? { query: loggedQuery(ctx.querystring) } : {}),
-          ...(mistake && typeof ctx.state.reason === 'string' ? { reason: shorten(ctx.state.reason) } : {}),
-          ...(ctx.state.operation ? { operation: ctx.state.operation } : {}),
-          ms: Math.round((performance.now() - started) * 100) / 100,
-        },
-        'request',
-      );
+      access({
+        requestId,
+        method: ctx.method,
+        path: shorten(ctx.path),
+        status,
+        query: mistake && ctx.querystring !== '' ? loggedQuery(ctx.querystring) : undefined,
+        reason: mistake && typeof ctx.state.reason === 'string' ? shorten(ctx.state.reason) : undefined,
+        operation: typeof ctx.state.operation === 'string' && ctx.state.operation !== '' ? ctx.state.operation : undefined,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
     });
     await next();
   };

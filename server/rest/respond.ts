@@ -109,7 +109,18 @@ export class Responder {
   }
 
   private head(ctx: RouterContext, presentation: Presentation, status: number): void {
-    ctx.set('Content-Type', contentTypeHeader(presentation.type, this.representations.schemaAddress(presentation.kind)));
+    ctx.set('Content-Type', this.contentType(presentation));
     ctx.status = status;
+  }
+
+  /** `Content-Type` values by kind and media type, made once rather than per answer. */
+  private readonly contentTypes = new Map<KindDescriptor, Map<string, string>>();
+
+  private contentType({ kind, type }: Presentation): string {
+    let byType = this.contentTypes.get(kind);
+    if (!byType) this.contentTypes.set(kind, (byType = new Map()));
+    let value = byType.get(type);
+    if (value === undefined) byType.set(type, (value = contentTypeHeader(type, this.representations.schemaAddress(kind))));
+    return value;
   }
 }

@@ -86,6 +86,12 @@ export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, cha
   return first;
 }
 
+/** `row` (a parenthesised list of placeholders) `count` times, comma-separated: a multi-row VALUES. */
+export function rowsOf(row: string, count: number): string {
+  if (count === 1) return row;
+  return Array.from({ length: count }, () => row).join(', ');
+}
+
 interface EventRow {
   event: number | string;
   kind: string;

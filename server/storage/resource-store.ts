@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
-import type { WriteJob } from './dialect.js';
+import type { Row, WriteJob } from './dialect.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
-import { recordChanges, type Change } from './events.js';
+import { recordChanges, rowsOf, type Change } from './events.js';
 import { Pacer } from './pace.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
@@ -64,6 +64,12 @@ export interface Selection {
   readonly unique?: boolean;
 }
 
+/** The statements of a write job, with `?` placeholders (see WriteStatements). */
+interface JobSql {
+  rows(sql: string, bindings: readonly unknown[]): Promise<readonly Row[]>;
+  run(sql: string, bindings: readonly unknown[]): Promise<void>;
+}
+
 interface CurrentRow {
   ts: number | string;
   doc: string;
@@ -80,7 +86,13 @@ export class ResourceStore {
   private readonly compiler: QueryCompiler;
   private readonly committed: (() => void)[] = [];
   /** The key reads every GET makes, as SQL for the key reader. */
-  private readonly sql: { readonly current: string; readonly version: string; readonly known: string };
+  private readonly sql: {
+    readonly current: string;
+    readonly version: string;
+    readonly known: string;
+    readonly liveVersion: string;
+    readonly anyVersion: string;
+  };
 
   constructor(private readonly db: Database) {
     this.compiler = new QueryCompiler(db.dialect);
@@ -89,6 +101,8 @@ export class ResourceStore {
       current: `SELECT ts, ${doc} FROM ${CURRENT} WHERE kind = ? AND id = ?`,
       version: `SELECT ts, ${doc} FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? AND NOT deleted`,
       known: `SELECT 1 FROM ${HISTORY} WHERE kind = ? AND id = ? LIMIT 1`,
+      liveVersion: `SELECT ts FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? AND NOT deleted LIMIT 1`,
+      anyVersion: `SELECT ts FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? LIMIT 1`,
     };
   }
 
@@ -103,14 +117,16 @@ export class ResourceStore {
     for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
     return this.write(async (trx) => {
+      const sql = this.statements(trx);
       /** The newest stored ts per `kind/id`, and whether that resource is live now. */
       const newest = new Map<string, { ts: number; live: boolean }>();
       for (const [kind, set] of chosen) {
         const keys = [...set];
         await this.db.dialect.locking.lockResources(trx, kind, keys);
         for (const part of chunks(keys, INSERT_CHUNK)) {
-          const live = new Set((await trx(CURRENT).select('id').where('kind', kind).whereIn('id', part)).map((row: { id: unknown }) => String(row.id)));
-          const rows = (await trx(HISTORY).select('id').max({ ts: 'ts' }).where('kind', kind).whereIn('id', part).groupBy('id')) as { id: unknown; ts: number | string }[];
+          const ids = rowsOf('?', part.length);
+          const live = new Set((await sql.rows(`SELECT id FROM ${CURRENT} WHERE kind = ? AND id IN (${ids})`, [kind, ...part])).map((row) => String(row.id)));
+          const rows = await sql.rows(`SELECT id, MAX(ts) AS ts FROM ${HISTORY} WHERE kind = ? AND id IN (${ids}) GROUP BY id`, [kind, ...part]);
           for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
         }
       }
@@ -131,8 +147,8 @@ export class ResourceStore {
         // A replay is of a live resource's version; an id whose resource was deleted starts anew
         // (BLiPP re-registers a deleted measurement by posting the representation it kept).
         if (resource.replayedTs !== undefined && before?.live) {
-          const replay = await trx(HISTORY).first('ts').where({ kind: resource.kind, id, ts: resource.replayedTs, deleted: false });
-          if (replay) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
+          const replay = await sql.rows(this.sql.liveVersion, [resource.kind, id, resource.replayedTs]);
+          if (replay.length > 0) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
         }
         const ts = nextTs(before?.ts);
         newest.set(key, { ts, live: true });
@@ -143,14 +159,16 @@ export class ResourceStore {
       const pacer = new Pacer();
       for (const [kind, list] of byKind) {
         for (const part of chunks(list, INSERT_CHUNK)) {
-          await trx(HISTORY).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc), deleted: false })));
+          await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES ${rowsOf('(?, ?, ?, ?, FALSE)', part.length)}`, part.flatMap((r) => [kind, r.id, r.ts, r.doc]));
           await pacer.breathe();
         }
-        for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) await trx(CURRENT).where('kind', kind).whereIn('id', part).delete();
+        for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) {
+          await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id IN (${rowsOf('?', part.length)})`, [kind, ...part]);
+        }
         // An id inserted twice in one call: its last version is the current one.
         const last = [...new Map(list.map((r) => [r.id, r])).values()];
         for (const part of chunks(last, INSERT_CHUNK)) {
-          await trx(CURRENT).insert(part.map((r) => ({ kind, id: r.id, ts: r.ts, doc: this.db.dialect.columns.documentValue(trx, r.doc) })));
+          await sql.run(`INSERT INTO ${CURRENT} (kind, id, ts, doc) VALUES ${rowsOf('(?, ?, ?, ?)', part.length)}`, part.flatMap((r) => [kind, r.id, r.ts, r.doc]));
           await pacer.breathe();
         }
       }
@@ -166,15 +184,16 @@ export class ResourceStore {
    */
   async update(kind: string, id: string, change: (current: unknown, ts: number) => object, options: ReplaceOptions = {}): Promise<Representation> {
     return this.write(async (trx) => {
-      const current = await this.lockedCurrent(trx, kind, id, options.expect);
+      const sql = this.statements(trx);
+      const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       if (options.replayedTs !== undefined) {
-        const replay = await trx(HISTORY).first('ts').where({ kind, id, ts: options.replayedTs });
-        if (replay) throw new ResourceConflict(`a representation with ts ${options.replayedTs} exists already`);
+        const replay = await sql.rows(this.sql.anyVersion, [kind, id, options.replayedTs]);
+        if (replay.length > 0) throw new ResourceConflict(`a representation with ts ${options.replayedTs} exists already`);
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await trx(HISTORY).insert({ kind, id, ts, doc: this.db.dialect.columns.documentValue(trx, doc), deleted: false });
-      await trx(CURRENT).where({ kind, id }).update({ ts, doc: this.db.dialect.columns.documentValue(trx, doc) });
+      await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, ?, FALSE)`, [kind, id, ts, doc]);
+      await sql.run(`UPDATE ${CURRENT} SET ts = ?, doc = ? WHERE kind = ? AND id = ?`, [ts, doc, kind, id]);
       await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
       return { id, ts, doc };
     });
@@ -183,10 +202,11 @@ export class ResourceStore {
   /** Delete a resource: a tombstone joins the history, and the resource leaves every list. */
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
     await this.write(async (trx) => {
-      const current = await this.lockedCurrent(trx, kind, id, options.expect);
+      const sql = this.statements(trx);
+      const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       const ts = nextTs(current.ts);
-      await trx(HISTORY).insert({ kind, id, ts, doc: null, deleted: true });
-      await trx(CURRENT).where({ kind, id }).delete();
+      await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, NULL, TRUE)`, [kind, id, ts]);
+      await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id = ?`, [kind, id]);
       await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
     });
   }
@@ -254,13 +274,24 @@ export class ResourceStore {
     return this.db.dialect.columns.documentText(knex, 'doc');
   }
 
-  private async lockedCurrent(trx: Knex.Transaction, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
+  private async lockedCurrent(trx: Knex.Transaction, sql: JobSql, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
     await this.db.dialect.locking.lockResources(trx, kind, [id]);
-    const row = (await trx(CURRENT).first('ts', this.docColumn(trx)).where({ kind, id })) as CurrentRow | undefined;
+    const [row] = (await sql.rows(this.sql.current, [kind, id])) as unknown as CurrentRow[];
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);
     if (expect !== undefined && expect !== 'any' && !expect.includes(ts)) throw new PreconditionFailed();
     return { ts, doc: row.doc };
+  }
+
+  /** A job's plain SQL: the dialect's prepared write statements (SQLite: no query builder). */
+  private statements(trx: Knex.Transaction): JobSql {
+    const statements = this.db.dialect.statements;
+    return {
+      rows: async (sql, bindings) => (await statements.run(trx, sql, bindings)).rows,
+      run: async (sql, bindings) => {
+        await statements.run(trx, sql, bindings);
+      },
+    };
   }
 
   /** Call `listener` after each committed write (the change feed reads the event log then). */

@@ -17,9 +17,12 @@ const COMMON = ['journal_mode = WAL', 'foreign_keys = ON'];
  * commit flushes the WAL on the thread pool before it acknowledges anything (see WalSync), so a
  * write that got a 2xx survives a crash of the process or of the machine. No busy timeout: the
  * group commit waits for another process's write lock itself, without stalling the event loop.
- * No checkpoints in its commits (see Checkpoints).
+ * No checkpoints in its commits (see Checkpoints). Temporary storage in memory: each job of a
+ * group runs in a savepoint, whose journal (the pages it changes, as they were) SQLite otherwise
+ * writes to a temporary file; with it in memory the statements of a POST's job took 95 µs
+ * instead of 200 µs (a scratch loop of groups of 8 jobs on the bench's file).
  */
-const WRITER = [...COMMON, 'synchronous = NORMAL', 'busy_timeout = 0', 'wal_autocheckpoint = 0'];
+const WRITER = [...COMMON, 'synchronous = NORMAL', 'busy_timeout = 0', 'wal_autocheckpoint = 0', 'temp_store = MEMORY'];
 /** Readers never write; they wait (rarely, and briefly) only while a crashed writer's WAL is recovered. */
 const READER = [...COMMON, 'busy_timeout = 10000', 'query_only = 1'];
 

@@ -34,6 +34,11 @@ export class WalSync {
     return next;
   }
 
+  /** Resolves (never rejects) once no flush is under way. */
+  async settled(): Promise<void> {
+    while (this.flushing) await this.flushing.catch(() => undefined);
+  }
+
   private start(): Promise<void> {
     this.queued = undefined;
     const flush = this.flush().finally(() => {
