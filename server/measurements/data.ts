@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import { authorize } from '../auth.js';
 import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
@@ -9,6 +8,7 @@ import { typeConditions } from '../query/typing.js';
 import { readJsonBody } from '../rest/body.js';
 import { contentTypeHeader, requestProfile, responseType } from '../rest/media.js';
 import { malformedQuery, storageOutcome } from '../rest/request.js';
+import { streamArray } from '../rest/respond.js';
 import { NEWEST_MAX, PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
 import { followStream, wantsEventStream } from '../subscriptions/event-stream.js';
 import { checkPoints, datumRule } from './datum.js';
@@ -17,8 +17,6 @@ import { dataKind } from './kind.js';
 
 /** Points in one answer unless `limit` says otherwise (UNIS answered 10⁹; dlt-web asks for 300). */
 export const DEFAULT_PAGE = 1_000;
-/** Bytes gathered before an answer writes to the socket. */
-const CHUNK = 64 * 1024;
 /** What a query on points may name. */
 const POINT_FIELDS = new Set(['ts', 'value']);
 
@@ -153,36 +151,9 @@ export function readData(context: MeasurementContext): RouterMiddleware {
       ctx.body = ctx.method === 'HEAD' ? '' : body;
       return;
     }
-    const points = context.measurements.points(series, selection);
-    // The first row is read before answering, so that a failing query still gets its status.
-    const iterator = points[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    ctx.set('Content-Type', contentTypeHeader(type, undefined));
-    ctx.status = 200;
-    if (ctx.method === 'HEAD') {
-      await iterator.return?.();
-      ctx.body = '';
-      return;
-    }
-    ctx.body = Readable.from(
-      (async function* () {
-        let buffer = '[';
-        let separator = '';
-        try {
-          for (let next = first; !next.done; next = await iterator.next()) {
-            buffer += separator + next.value;
-            separator = ',';
-            if (buffer.length >= CHUNK) {
-              yield buffer;
-              buffer = '';
-            }
-          }
-          yield `${buffer}]`;
-        } finally {
-          await iterator.return?.();
-        }
-      })(),
-      { objectMode: false },
-    );
+    await streamArray(ctx, context.measurements.points(series, selection), (point) => point, () => {
+      ctx.set('Content-Type', contentTypeHeader(type, undefined));
+      ctx.status = 200;
+    });
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { every } from '../periodic.js';
 import type { MeasurementStore } from '../storage/measurements/store.js';
 
 /**
@@ -8,24 +9,13 @@ import type { MeasurementStore } from '../storage/measurements/store.js';
  * tries again. Returns the function that stops it, to call before the database closes.
  */
 export function keepPruning(store: MeasurementStore, intervalMs: number, logger: Logger): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = (): void => {
-    if (running) return;
+  return every(intervalMs, async () => {
     const started = performance.now();
-    running = store
-      .pruneExpired()
-      .then((points) => {
-        if (points > 0) logger.info({ points, ms: Math.round(performance.now() - started) }, 'expired measurement points pruned');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'pruning expired measurement points failed; trying again later'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+    try {
+      const points = await store.pruneExpired();
+      if (points > 0) logger.info({ points, ms: Math.round(performance.now() - started) }, 'expired measurement points pruned');
+    } catch (error) {
+      logger.warn({ err: error }, 'pruning expired measurement points failed; trying again later');
+    }
+  });
 }

@@ -74,38 +74,7 @@ export class Responder {
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */
   async list(ctx: RouterContext, presentation: Presentation, rows: AsyncIterable<Representation>): Promise<void> {
-    const iterator = rows[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    this.head(ctx, presentation, 200);
-    if (ctx.method === 'HEAD') {
-      await iterator.return?.();
-      ctx.body = '';
-      return;
-    }
-    const text = (r: Representation) => this.text(presentation, r);
-    ctx.body = Readable.from(
-      (async function* () {
-        let buffer = '[';
-        let next = first;
-        let separator = '';
-        try {
-          while (!next.done) {
-            const rendered = text(next.value);
-            buffer += separator + (typeof rendered === 'string' ? rendered : await rendered);
-            separator = ',';
-            if (buffer.length >= LIST_CHUNK) {
-              yield buffer;
-              buffer = '';
-            }
-            next = await iterator.next();
-          }
-          yield `${buffer}]`;
-        } finally {
-          await iterator.return?.();
-        }
-      })(),
-      { objectMode: false },
-    );
+    await streamArray(ctx, rows, (r) => this.text(presentation, r), () => this.head(ctx, presentation, 200));
   }
 
   private head(ctx: RouterContext, presentation: Presentation, status: number): void {
@@ -123,4 +92,41 @@ export class Responder {
     if (value === undefined) byType.set(type, (value = contentTypeHeader(type, this.representations.schemaAddress(kind))));
     return value;
   }
+}
+
+/**
+ * Answer the JSON texts `texts` makes of `items` as one JSON array, streamed in chunks of about
+ * LIST_CHUNK bytes. The first item is read before `head` sets the status and headers, so that a
+ * query that fails at once still gets its own status; a HEAD gets the headers alone.
+ */
+export async function streamArray<T>(ctx: RouterContext, items: AsyncIterable<T>, texts: (item: T) => string | Promise<string>, head: () => void): Promise<void> {
+  const iterator = items[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  head();
+  if (ctx.method === 'HEAD') {
+    await iterator.return?.();
+    ctx.body = '';
+    return;
+  }
+  ctx.body = Readable.from(
+    (async function* () {
+      let buffer = '[';
+      let separator = '';
+      try {
+        for (let next = first; !next.done; next = await iterator.next()) {
+          const text = texts(next.value);
+          buffer += separator + (typeof text === 'string' ? text : await text);
+          separator = ',';
+          if (buffer.length >= LIST_CHUNK) {
+            yield buffer;
+            buffer = '';
+          }
+        }
+        yield `${buffer}]`;
+      } finally {
+        await iterator.return?.();
+      }
+    })(),
+    { objectMode: false },
+  );
 }

@@ -1,3 +1,5 @@
+import type { ErrorClassifier } from './dialect.js';
+
 /** Storage outcomes the caller must handle; none of them knows about HTTP. */
 
 /** A write replays a version: its id and `ts` equal a stored representation. */
@@ -52,5 +54,14 @@ export class SeriesMissing extends Error {
   ) {
     super(`no measurement series "${mid.slice(0, 200)}"; register it with POST /events`);
     this.name = 'SeriesMissing';
+  }
+}
+
+/** Run storage work with the dialect's "database unreachable" errors turned into StorageUnavailable. */
+export async function classified<T>(errors: ErrorClassifier, work: () => Promise<T> | PromiseLike<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
   }
 }

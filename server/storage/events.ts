@@ -80,7 +80,7 @@ export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, cha
   for (let i = 0; i < changes.length; i += 200) {
     const part = changes.slice(i, i + 200);
     const values = part.flatMap((change, j) => [first + i + j, change.kind, change.id, change.ts, change.action]);
-    await dialect.statements.run(trx, `INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, values);
+    await dialect.statements.run(trx, `INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${rowsOf('(?, ?, ?, ?, ?)', part.length)}`, values);
   }
   await dialect.announcements.announce(trx);
   return first;

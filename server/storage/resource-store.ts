@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import type { Row, WriteJob } from './dialect.js';
-import { PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { recordChanges, rowsOf, type Change } from './events.js';
 import { Pacer } from './pace.js';
 import type { SortKey } from '../query/syntax.js';
@@ -299,29 +299,19 @@ export class ResourceStore {
     this.committed.push(listener);
   }
 
-  /** Tell the listeners of onCommitted that a write of this process committed (also the measurement store's). */
-  announceCommitted(): void {
+  /**
+   * One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write), and
+   * the listeners of onCommitted told once it has committed. The measurement store writes
+   * through it too, so the change feed hears of its appends.
+   */
+  async write<T>(job: WriteJob<T>): Promise<T> {
+    const result = await classified(this.db.dialect.errors, () => this.db.write(job));
     for (const listener of this.committed) listener();
-  }
-
-  /** One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write). */
-  private async write<T>(job: WriteJob<T>): Promise<T> {
-    let result: T;
-    try {
-      result = await this.db.write(job);
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
-    this.announceCommitted();
     return result;
   }
 
-  private async read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {
-    try {
-      return (await work()) as T;
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {
+    return classified(this.db.dialect.errors, work) as Promise<T>;
   }
 }
 

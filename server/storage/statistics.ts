@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { every } from '../periodic.js';
 import type { Database } from './database.js';
 
 /**
@@ -7,24 +8,12 @@ import type { Database } from './database.js';
  * next tick. Returns the function that stops it, to call before the database closes.
  */
 export function keepStatistics(database: Database, intervalMs: number, logger: Logger): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = (): void => {
-    if (running) return;
+  return every(intervalMs, async () => {
     const started = performance.now();
-    running = database.dialect.maintenance
-      .refreshStatistics(database.writer)
-      .then((refreshed) => {
-        if (refreshed) logger.info({ ms: Math.round(performance.now() - started) }, 'planner statistics refreshed');
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'refreshing the planner statistics failed; trying again later'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+    try {
+      if (await database.dialect.maintenance.refreshStatistics(database.writer)) logger.info({ ms: Math.round(performance.now() - started) }, 'planner statistics refreshed');
+    } catch (error) {
+      logger.warn({ err: error }, 'refreshing the planner statistics failed; trying again later');
+    }
+  });
 }

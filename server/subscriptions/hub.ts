@@ -201,6 +201,8 @@ export class Hub {
   }
 
   private async offer(events: readonly ChangeEvent[]): Promise<void> {
+    // Interest is asked again per event below: a subscription added while this batch is offered
+    // hears the events after its floor.
     const texts = await this.outsideTexts(events.filter((e) => this.registry.interest(e.kind, e.id).any));
     for (const event of events) {
       const kind = this.kinds.get(event.kind);

@@ -4,7 +4,7 @@ import type { Condition } from '../../query/tree.js';
 import { nowMicros } from '../clock.js';
 import type { Database } from '../database.js';
 import type { Row, StatementResult } from '../dialect.js';
-import { SeriesMissing, StorageUnavailable } from '../errors.js';
+import { classified, SeriesMissing, StorageUnavailable } from '../errors.js';
 import { recordChanges, type Change, type ChangeEvent } from '../events.js';
 import { QueryCompiler } from '../query-sql.js';
 import { Pacer } from '../pace.js';
@@ -120,7 +120,7 @@ export class MeasurementStore {
 
   constructor(
     private readonly db: Database,
-    /** Whose commit listeners hear this store's commits too (the change feed). */
+    /** Whose writes this store's go through, so that its commit listeners (the change feed) hear them. */
     private readonly resources: ResourceStore,
   ) {
     this.compiler = new QueryCompiler(db.dialect);
@@ -369,22 +369,12 @@ export class MeasurementStore {
     });
   }
 
-  private async write<T>(job: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    let result: T;
-    try {
-      result = await this.db.write(job);
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
-    this.resources.announceCommitted();
-    return result;
+  /** Through the resource store's writes, whose commit listeners (the change feed) hear of it. */
+  private write<T>(job: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.resources.write(job);
   }
 
-  private async read<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private read<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.errors, work);
   }
 }
