@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import { kinds } from '../generated/rest/kinds.js';
@@ -7,8 +8,10 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
+import { hotRead } from './http/hot-read.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
 import { mountMeasurements } from './measurements/routes.js';
@@ -81,4 +84,19 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   app.use(router.allowedMethods());
   app.use(soap.allowedMethods());
   return app;
+}
+
+/**
+ * What the HTTP server calls: the hot read (http/hot-read.ts) for a plain GET of one resource
+ * in memory, Koa for everything else. With CORS configured every request goes to Koa, whose
+ * policy adds its headers.
+ */
+export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+  const koa = createApp(dependencies).callback();
+  if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
+  const { store, representations, authenticator, logger } = dependencies;
+  const hot = hotRead({ kinds, store, representations, authenticator, access: accessLine(logger) });
+  return (req, res) => {
+    if (!hot(req, res)) void koa(req, res);
+  };
 }

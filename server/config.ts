@@ -65,6 +65,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** Connections per process to the database (readers, for SQLite). */
   readonly databasePoolMax: number;
+  /** Memory for the newest representations that reads asked for, in MiB (SQLite, one process); 0: none. */
+  readonly readCacheMb: number;
   /** How often to check whether the planner's statistics need a refresh (SQLite); 0: never. */
   readonly statisticsIntervalMs: number;
   /** How often to delete the expired points of every series with a ttl (docs/measurements.md); 0: never. */
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     schemaBase: url(env, 'SCHEMA_BASE'),
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
+    readCacheMb: integer(env, 'READ_CACHE_MB', 128, 0, 65_536),
     statisticsIntervalMs: integer(env, 'STATISTICS_INTERVAL_MS', 30_000, 0),
     measurementPruneIntervalMs: integer(env, 'MEASUREMENT_PRUNE_INTERVAL_MS', 60_000, 0),
     logLevel,

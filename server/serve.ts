@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
-import { createApp } from './app.js';
+import { requestHandler } from './app.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { createCatalogService } from './catalog/service.js';
@@ -20,6 +20,7 @@ import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
 import { MeasurementStore } from './storage/measurements/store.js';
 import { keepStatistics } from './storage/statistics.js';
+import { CurrentCache } from './storage/current-cache.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
 import { OwnAddresses } from './rest/addresses.js';
@@ -142,7 +143,9 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
-  const store = new ResourceStore(database);
+  // Only the one process writing its file may keep representations (see CurrentCache).
+  const soleWriter = role === 'single' && database.dialect.name === 'sqlite' && config.readCacheMb > 0;
+  const store = new ResourceStore(database, soleWriter ? new CurrentCache(config.readCacheMb * 1024 * 1024) : undefined);
   const measurements = new MeasurementStore(database, store);
   const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);
@@ -173,12 +176,11 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   subscriptions.attach(server);
-  const app = createApp({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
-  const handle = app.callback();
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
   let stopping = false;
   server.on('request', (req, res) => {
     if (stopping) res.setHeader('Connection', 'close');
-    void handle(req, res);
+    handle(req, res);
   });
 
   const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
 import { accessLine } from './access-line.js';
@@ -19,6 +20,16 @@ export function loggedQuery(query: string): string {
   return shorten(query.replace(SECRET_PARAMETER, '$1$2=***').replace(TOKEN_VALUE, '***'));
 }
 
+/** The request's id: the client's `X-Request-Id` when it is sane, else a new one. */
+export function requestIdOf(offered: string | readonly string[] | undefined): string {
+  return typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
+}
+
+/** The status an access line gives a closed response: 499 when it was cut before it was all sent. */
+export function closedStatus(res: ServerResponse, status: number): number {
+  return res.writableFinished ? status : 499;
+}
+
 /**
  * Gives every request an id (the client's `X-Request-Id` when it is sane) and writes one access
  * log line when the response is done, including streamed and aborted ones.
@@ -27,12 +38,11 @@ export function requestContext(logger: Logger): Middleware {
   const access = accessLine(logger);
   return async (ctx, next) => {
     const started = performance.now();
-    const offered = ctx.get('x-request-id');
-    const requestId = CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     ctx.res.once('close', () => {
-      const status = ctx.res.writableFinished ? ctx.status : 499;
+      const status = closedStatus(ctx.res, ctx.status);
       // A client's mistake is found from the log alone: the query it sent and what was wrong.
       const mistake = status >= 400 && status < 500 && status !== 499;
       access({

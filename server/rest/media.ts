@@ -61,13 +61,17 @@ export function requestProfile(ctx: Context, options: { mergePatch: boolean }): 
  * Accept admits only application/json (or asks for UNIS's perfsonar+json); 406 when it admits none.
  */
 export function responseType(ctx: Context): string {
-  const accept = ctx.get('accept');
-  if (accept === '') return TOPOLOGY_JSON;
-  const chosen = new Negotiator({ headers: { accept } }).mediaType([TOPOLOGY_JSON, PERFSONAR_JSON, JSON_TYPE]);
+  const chosen = negotiatedType(ctx.get('accept'));
   if (chosen === undefined) {
     throw new HttpError(406, 'none of the acceptable media types can be produced', [{ path: 'Accept', message: `available: ${TOPOLOGY_JSON}, ${JSON_TYPE}` }]);
   }
   return chosen;
+}
+
+/** The response media type an `Accept` header chooses (see responseType); undefined when it admits none. */
+export function negotiatedType(accept: string): string | undefined {
+  if (accept === '') return TOPOLOGY_JSON;
+  return new Negotiator({ headers: { accept } }).mediaType([TOPOLOGY_JSON, PERFSONAR_JSON, JSON_TYPE]);
 }
 
 /** `Content-Type` header value for a resource response. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import type { Row, WriteJob } from './dialect.js';
+import type { CurrentCache } from './current-cache.js';
 import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { recordChanges, rowsOf, type Change } from './events.js';
 import { Pacer } from './pace.js';
@@ -94,7 +95,14 @@ export class ResourceStore {
     readonly anyVersion: string;
   };
 
-  constructor(private readonly db: Database) {
+  /**
+   * @param cache the newest representations in memory; only for a process that is its
+   *   database's only writer (see CurrentCache).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly cache?: CurrentCache,
+  ) {
     this.compiler = new QueryCompiler(db.dialect);
     const doc = this.docColumn(db.reader).toString();
     this.sql = {
@@ -116,7 +124,7 @@ export class ResourceStore {
     const chosen = new Map<string, Set<string>>();
     for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
-    return this.write(async (trx) => {
+    const inserted = await this.cached(resources, () => this.write(async (trx) => {
       const sql = this.statements(trx);
       /** The newest stored ts per `kind/id`, and whether that resource is live now. */
       const newest = new Map<string, { ts: number; live: boolean }>();
@@ -174,7 +182,10 @@ export class ResourceStore {
       }
       await recordChanges(trx, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
       return stored;
-    });
+    }));
+    // In order: an id inserted twice in one call ends with its last version.
+    for (const r of inserted) this.cache?.put(r.kind, { id: r.id, ts: r.ts, doc: r.doc });
+    return inserted;
   }
 
   /**
@@ -183,7 +194,7 @@ export class ResourceStore {
    * none is lost; if it throws, nothing is stored.
    */
   async update(kind: string, id: string, change: (current: unknown, ts: number) => object, options: ReplaceOptions = {}): Promise<Representation> {
-    return this.write(async (trx) => {
+    const updated = await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       if (options.replayedTs !== undefined) {
@@ -196,25 +207,53 @@ export class ResourceStore {
       await sql.run(`UPDATE ${CURRENT} SET ts = ?, doc = ? WHERE kind = ? AND id = ?`, [ts, doc, kind, id]);
       await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
       return { id, ts, doc };
-    });
+    }));
+    this.cache?.put(kind, updated);
+    return updated;
   }
 
   /** Delete a resource: a tombstone joins the history, and the resource leaves every list. */
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
-    await this.write(async (trx) => {
+    await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       const ts = nextTs(current.ts);
       await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, NULL, TRUE)`, [kind, id, ts]);
       await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id = ?`, [kind, id]);
       await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
-    });
+    }));
+    this.cache?.forget(kind, id);
   }
 
   /** The newest live representation. */
   async current(kind: string, id: string): Promise<Representation | undefined> {
+    const cached = this.cache?.get(kind, id);
+    if (cached) return cached;
+    const writes = this.cache?.writes;
     const row = (await this.read(() => this.db.keys.one(this.sql.current, [kind, id]))) as CurrentRow | undefined;
-    return row ? { id, ts: Number(row.ts), doc: row.doc } : undefined;
+    if (!row) return undefined;
+    const representation = { id, ts: Number(row.ts), doc: row.doc };
+    // Kept unless a write was done meanwhile: it may have committed after the lookup.
+    this.cache?.remember(kind, representation, writes!);
+    return representation;
+  }
+
+  /**
+   * A write of the resources `keys`: when it fails they leave the cache, since a write whose
+   * flush failed after its commit may have changed them.
+   */
+  private async cached<T>(keys: readonly { readonly kind: string; readonly id: string }[], write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (this.cache) for (const { kind, id } of keys) this.cache.forget(kind, id);
+      throw error;
+    }
+  }
+
+  /** The newest representation if it is in memory (see CurrentCache), without reading the database. */
+  inMemory(kind: string, id: string): Representation | undefined {
+    return this.cache?.get(kind, id);
   }
 
   /** The representation with timestamp `ts`, even if the resource was deleted since. */
