@@ -3,8 +3,8 @@ import type { Representation } from './resource-store.js';
 /**
  * The newest representations that reads asked for, in memory, for a process that is the only
  * writer of its database (SQLite without `--workers`): every change to `resource_current` then
- * goes through this process's ResourceStore, which puts the new version here (or forgets a
- * deleted one) before the write is acknowledged, so a read never answers older than a write it
+ * goes through this process's ResourceStore, which replaces an entry with the new version (or
+ * forgets a deleted one) before the write is acknowledged, so a read never answers older than a write it
  * follows. With several processes on one database a cache would answer another process's
  * change late, so there is none.
  *
@@ -38,10 +38,14 @@ export class CurrentCache {
     if (writes === this.writes) this.store(kind, representation);
   }
 
-  /** What a write stored, once it is acknowledged. */
+  /**
+   * What a write stored, once it is acknowledged: it replaces the entry of a resource that reads
+   * asked for; others stay out (a load of 100,000 nodes would otherwise fill the memory with
+   * representations nobody read).
+   */
   put(kind: string, representation: Representation): void {
     this.writes++;
-    this.store(kind, representation);
+    if (this.entries.has(keyOf(kind, representation.id))) this.store(kind, representation);
   }
 
   forget(kind: string, id: string): void {

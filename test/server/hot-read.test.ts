@@ -46,7 +46,9 @@ describe('hot read of one resource', function () {
       ]);
       const hot = hotRead({ kinds, store, representations: new Representations(kinds, addresses), authenticator, access: (a) => logged.push(a) });
       const build = (id: string, ts: number) => ({ id, ts, name: `name of ${id}` });
-      await store.insert(['n1', 'a b', 'gone'].map((id) => ({ kind: 'nodes', id, clientId: true, build })));
+      await store.insert(['n1', 'a b', 'gone', 'unread'].map((id) => ({ kind: 'nodes', id, clientId: true, build })));
+      // Reads keep what they read; writes only replace what is kept.
+      for (const id of ['n1', 'a b', 'gone']) await store.current('nodes', id);
       await store.remove('nodes', 'gone');
       // Koa's part is played by a handler that says it was reached.
       server = createServer((req, res) => {
@@ -74,6 +76,7 @@ describe('hot read of one resource', function () {
       ['a collection', { path: '/nodes', headers: reader, want: 'koa' }],
       ['a deeper path', { path: '/nodes/n1/ports', headers: reader, want: 'koa' }],
       ['an unknown collection', { path: '/nodez/n1', headers: reader, want: 'koa' }],
+      ['a resource written but never read', { path: '/nodes/unread', headers: reader, want: 'koa' }],
       ['an id never stored', { path: '/nodes/absent', headers: reader, want: 'koa' }],
       ['a deleted resource', { path: '/nodes/gone', headers: reader, want: 'koa' }],
       ['a malformed escape', { path: '/nodes/%E0%A4%A', headers: reader, want: 'koa' }],
@@ -147,6 +150,8 @@ describe('hot read of one resource', function () {
         assert.equal(created.status, 201);
         const { selfRef } = (await created.json()) as { selfRef: string };
         const headers: Record<string, string> = { 'x-request-id': `same-${i}`, ...(accept ? { accept } : {}) };
+        // The first read goes the full way and keeps the representation; the next is the hot read's.
+        await (await fetch(selfRef)).arrayBuffer();
         const hot = await answerOf(selfRef, headers);
         const full = await answerOf(`${selfRef}/`, headers);
         assert.equal(hot.status, 200);
