@@ -1,5 +1,7 @@
 import cytoscape, { type Core, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import fcose from 'cytoscape-fcose';
+import type { Positions } from './positions.js';
+import { LAYOUT, place, ring, skeletonOf, type Placed } from './skeleton.js';
 import { elementId, linkEnds, onPath, references, type Resource, type Topology } from './topology.js';
 
 cytoscape.use(fcose);
@@ -20,8 +22,7 @@ const label = (resource: Resource): string => resource.name ?? resource.id;
  */
 export function elementsOf(topology: Topology, portsInside = topology.of('nodes').size + topology.of('ports').size <= LARGE): ElementDefinition[] {
   const parent = new Map<string, string>();
-  /** Ports beside their node (in its container, tied to it by an edge) rather than inside it. */
-  const attached: ElementDefinition[] = [];
+  /** Ports beside their node (in its container, on a ring around it) rather than inside it. */
   const besideNode = new Map<string, string>();
   const contain = (container: string, member: string): void => {
     if (!parent.has(member) && member !== container) parent.set(member, container);
@@ -30,10 +31,7 @@ export function elementsOf(topology: Topology, portsInside = topology.of('nodes'
   for (const node of topology.of('nodes').values()) {
     for (const port of references(node, 'ports')) {
       if (portsInside) contain(elementId('nodes', node.id), port);
-      else if (!besideNode.has(port)) {
-        besideNode.set(port, elementId('nodes', node.id));
-        attached.push({ group: 'edges', data: { id: `attach:${port}`, source: elementId('nodes', node.id), target: port }, classes: 'attachment' });
-      }
+      else if (!besideNode.has(port)) besideNode.set(port, elementId('nodes', node.id));
     }
   }
   for (const network of topology.of('networks').values()) {
@@ -55,6 +53,7 @@ export function elementsOf(topology: Topology, portsInside = topology.of('nodes'
     // A port beside its node goes in the node's container.
     const id = box.data.id!;
     const node = besideNode.get(id);
+    if (node !== undefined && drawn.has(node)) box.data.node = node;
     const container = parent.get(node ?? id) ?? parent.get(id);
     // Only a drawn container, and never a cycle of domains listing each other.
     if (container !== undefined && drawn.has(container) && !within(parent, container, id)) box.data.parent = container;
@@ -66,7 +65,38 @@ export function elementsOf(topology: Topology, portsInside = topology.of('nodes'
     if (!ends || !drawn.has(ends.source) || !drawn.has(ends.target)) continue;
     edges.push({ group: 'edges', data: { id: elementId('links', link.id), source: ends.source, target: ends.target, label: link.name ?? '' }, classes: ends.directed ? 'directed' : '' });
   }
-  return [...boxes, ...attached.filter((a) => drawn.has(a.data.source!) && drawn.has(a.data.target!)), ...edges];
+  return [...boxes, ...edges];
+}
+
+/** The share of a picture's nodes that may lack a kept position for the kept ones still to be used. */
+const KEPT_ENOUGH = 0.1;
+
+/** The skeleton laid out on the layout worker (layout-worker.ts): where its nodes go. */
+function layOutOnWorker(skeleton: readonly ElementDefinition[]): Promise<Placed> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker('ui/layout.js');
+    worker.onmessage = (event: MessageEvent<{ positions: Placed }>) => {
+      worker.terminate();
+      resolve(event.data.positions);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`the layout failed: ${event.message}`));
+    };
+    worker.postMessage({ elements: skeleton });
+  });
+}
+
+/** Kept positions, and for nodes without one a place beside the kept members of their container. */
+function besideKept(cy: Core, kept: Placed): Placed {
+  const placed: Placed = { ...kept };
+  for (const node of cy.nodes('[kind = "nodes"]').toArray()) {
+    if (placed[node.id()]) continue;
+    const siblings = (node.parent().nonempty() ? node.siblings('[kind = "nodes"]') : cy.nodes('[kind = "nodes"]')).map((s) => kept[s.id()]).filter((at) => at !== undefined);
+    const [x, y] = siblings.length > 0 ? [siblings.reduce((sum, at) => sum + at[0], 0) / siblings.length, siblings.reduce((sum, at) => sum + at[1], 0) / siblings.length] : [0, 0];
+    placed[node.id()] = [x + Math.random() * 60 - 30, y + Math.random() * 60 - 30];
+  }
+  return placed;
 }
 
 /** Whether `container` lies inside `member` (following `parent`): making it member's parent would close a cycle. */
@@ -87,7 +117,8 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: 'node[kind = "networks"]', style: { shape: 'round-rectangle', 'background-color': '#ecfdf5', 'border-color': '#10b981', 'border-width': 2, 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 13, padding: '14px' } },
   { selector: 'node[kind = "domains"]', style: { shape: 'round-rectangle', 'background-color': '#f5f3ff', 'border-color': '#8b5cf6', 'border-width': 2, 'border-style': 'dashed', 'text-valign': 'top', 'font-weight': 'bold', 'font-size': 15, padding: '20px' } },
   { selector: 'edge', style: { width: 1.5, 'line-color': '#64748b', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 7, 'min-zoomed-font-size': 9, 'text-rotation': 'autorotate' } },
-  { selector: 'edge.attachment', style: { width: 1, 'line-color': '#f59e0b', 'curve-style': 'straight', label: '' } },
+  // Large pictures: straight edges without labels are far cheaper to draw than curves.
+  { selector: 'edge.bulk', style: { 'curve-style': 'straight', label: '', width: 1 } },
   { selector: 'edge.directed', style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': '#64748b', 'arrow-scale': 0.9 } },
   { selector: 'node.quiet', style: { label: '' } },
   { selector: '.faded', style: { opacity: 0.15 } },
@@ -100,7 +131,13 @@ const STYLE: cytoscape.StylesheetJson = [
 export class Graph {
   readonly cy: Core;
 
-  constructor(container: HTMLElement) {
+  /** How the last large picture was placed: by a layout on the worker, or from kept positions. */
+  placement: 'worker' | 'kept' | 'page' | undefined;
+
+  constructor(
+    container: HTMLElement,
+    private readonly positions: Positions,
+  ) {
     // Edges are hidden while the view moves: panning 4,000 ports stays smooth.
     this.cy = cytoscape({ container, style: STYLE, minZoom: 0.02, maxZoom: 4, boxSelectionEnabled: false, hideEdgesOnViewport: true });
   }
@@ -116,8 +153,36 @@ export class Graph {
       this.cy.add([...elements]);
     });
     this.cy.container()!.classList.toggle('large', this.large);
-    if (this.large) this.cy.nodes('[kind = "ports"]').addClass('quiet');
-    return this.layout(true);
+    if (!this.large) {
+      this.placement = 'page';
+      return this.layout(true);
+    }
+    this.cy.batch(() => {
+      this.cy.nodes('[kind = "ports"]').addClass('quiet');
+      this.cy.edges().addClass('bulk');
+    });
+    return this.drawLarge();
+  }
+
+  /**
+   * A large picture: from the positions kept from the last visit when they cover its nodes,
+   * else laid out by its skeleton on the worker; ports on rings around their nodes.
+   */
+  private async drawLarge(): Promise<void> {
+    const nodes = this.cy.nodes('[kind = "nodes"]').map((node) => node.id());
+    const kept = this.positions.read();
+    const missing = kept ? nodes.filter((id) => kept[id] === undefined).length : nodes.length;
+    let placed: Placed;
+    if (kept && missing <= nodes.length * KEPT_ENOUGH) {
+      placed = besideKept(this.cy, kept);
+      this.placement = 'kept';
+    } else {
+      placed = await layOutOnWorker(skeletonOf(this.cy));
+      this.placement = 'worker';
+    }
+    place(this.cy, placed);
+    this.positions.write(Object.fromEntries(nodes.map((id) => [id, placed[id]!] as const).filter(([, at]) => at !== undefined)));
+    this.cy.fit(undefined, 30);
   }
 
   /**
@@ -126,6 +191,8 @@ export class Graph {
    */
   update(elements: readonly ElementDefinition[]): Promise<void> {
     const wanted = new Map(elements.map((e) => [e.data.id!, e]));
+    /** Nodes that a new port was drawn beside: their rings are laid anew. */
+    const rings = new Set<string>();
     let changed = false;
     this.cy.batch(() => {
       for (const element of this.cy.elements().toArray()) {
@@ -138,11 +205,15 @@ export class Graph {
       for (const [id, want] of wanted) {
         const element = this.cy.getElementById(id);
         if (element.empty()) {
-          const parent = want.data.parent ? this.cy.getElementById(want.data.parent) : undefined;
-          const at = parent && parent.nonempty() ? parent.position() : this.cy.extent();
+          // Beside its node (a port drawn beside one) or in its container.
+          const near = want.data.node ?? want.data.parent;
+          const beside = near ? this.cy.getElementById(near) : undefined;
+          const at = beside && beside.nonempty() ? beside.position() : this.cy.extent();
           const position = 'x' in at ? { x: at.x + Math.random() * 40 - 20, y: at.y + Math.random() * 40 - 20 } : { x: (at.x1 + at.x2) / 2, y: (at.y1 + at.y2) / 2 };
           const added = this.cy.add({ ...want, ...(want.group === 'nodes' ? { position } : {}) });
           if (this.large && want.data.kind === 'ports') added.addClass('quiet');
+          if (this.large && want.group === 'edges') added.addClass('bulk');
+          if (want.data.node !== undefined) rings.add(want.data.node);
           changed = true;
           continue;
         }
@@ -154,26 +225,16 @@ export class Graph {
         }
       }
     });
+    if (rings.size > 0) {
+      this.cy.batch(() => {
+        for (const node of rings) ring(this.cy.getElementById(node).position(), this.cy.nodes('[kind = "ports"]').filter((port) => port.data('node') === node).toArray() as NodeSingular[]);
+      });
+    }
     return changed && !this.large ? this.layout(false) : Promise.resolve();
   }
 
   private layout(fresh: boolean): Promise<void> {
-    const large = this.large;
-    const layout = this.cy.layout({
-      name: 'fcose',
-      // A draft (spectral placement only) piles the nodes of 1,000-node pictures onto a few lines
-      // across the boxes; the full layout keeps networks apart and their rings readable.
-      quality: 'default',
-      numIter: large ? 1_000 : 2_500,
-      randomize: fresh,
-      animate: false,
-      fit: fresh,
-      padding: 30,
-      nodeDimensionsIncludeLabels: !large,
-      packComponents: true,
-      idealEdgeLength: 60,
-      nodeRepulsion: 6000,
-    } as cytoscape.LayoutOptions);
+    const layout = this.cy.layout({ ...LAYOUT, randomize: fresh, animate: false, fit: fresh, nodeDimensionsIncludeLabels: true } as cytoscape.LayoutOptions);
     const done = new Promise<void>((resolve) => layout.one('layoutstop', () => resolve()));
     layout.run();
     return done;

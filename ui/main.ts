@@ -2,6 +2,7 @@ import { Http, TopologyClient, UnauthorizedError, type ServiceChange } from '../
 import { askToken, describe, storedToken } from './access.js';
 import { Details } from './details.js';
 import { elementsOf, Graph } from './graph.js';
+import { Positions } from './positions.js';
 import { DRAWN, Topology, type Drawn, type Resource } from './topology.js';
 
 /**
@@ -17,7 +18,7 @@ const $ = <T extends HTMLElement>(selector: string): T => document.querySelector
 const baseUrl = new URL('.', location.href).href.replace(/\/$/, '');
 
 const topology = new Topology();
-const graph = new Graph($('#graph'));
+const graph = new Graph($('#graph'), new Positions(`topocat.positions ${baseUrl}`));
 let selected: string | undefined;
 let filterIds: ReadonlySet<string> | undefined;
 let filterText = '';
@@ -172,5 +173,5 @@ $<HTMLButtonElement>('#fit').addEventListener('click', () => graph.cy.fit(undefi
 details.clear();
 
 // For people debugging the page and for its browser tests: the graph and what the page knows.
-Object.assign(window, { topocat: { cy: graph.cy, topology, timings, lastEventId: () => lastEventId, select } });
+Object.assign(window, { topocat: { cy: graph.cy, topology, timings, lastEventId: () => lastEventId, select, placement: () => graph.placement } });
 void start();

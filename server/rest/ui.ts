@@ -10,13 +10,14 @@ const FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
+  'layout.js': 'text/javascript; charset=utf-8',
 };
 
 /**
- * Everything from this server: the script, its styles (Cytoscape.js sets element styles from
+ * Everything from this server: the script, the layout worker's, its styles (Cytoscape.js sets element styles from
  * script), the event stream and the REST calls; nothing from anywhere else, and no framing.
  */
-const POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const POLICY = "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 interface Asset {
   readonly type: string;
@@ -56,4 +57,5 @@ export function mountUi(router: Router): void {
   router.get('/ui', serve('index.html'));
   router.get('/ui/app.js', serve('app.js'));
   router.get('/ui/app.css', serve('app.css'));
+  router.get('/ui/layout.js', serve('layout.js'));
 }

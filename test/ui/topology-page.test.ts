@@ -211,6 +211,77 @@ describe('/ui, the topology picture, in a real browser', function () {
     assert.deepEqual(errors, []);
   });
 
+  describe('a large picture (over 1,500 nodes and ports)', () => {
+    const LARGE: PictureShape = { domains: 1, networksPerDomain: 2, nodesPerNetwork: 170, portsPerNode: 4, paths: 1 };
+    let large: RunningServer;
+    let view: Page;
+    before(async () => {
+      large = await startServer();
+      await postPicture(large.url, LARGE);
+      view = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      view.on('pageerror', (error) => errors.push(error.message));
+      await view.goto(`${large.url}/ui`);
+      await view.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    });
+    after(async () => {
+      await view?.close();
+      await large?.stop();
+    });
+
+    /** How the page placed its picture, and where each port is against its node. */
+    const placed = (page: Page) =>
+      page.evaluate(() => {
+        const cy = (globalThis as any).topocat.cy;
+        const gaps: number[] = [];
+        for (const port of cy.nodes('[kind = "ports"]').toArray()) {
+          const node = cy.getElementById(port.data('node'));
+          const a = port.position();
+          const b = node.position();
+          gaps.push(Math.hypot(a.x - b.x, a.y - b.y));
+        }
+        const nodes = cy.nodes('[kind = "nodes"]').map((n: any) => n.position());
+        const spread = Math.max(...nodes.map((p: any) => p.x)) - Math.min(...nodes.map((p: any) => p.x));
+        return { placement: (globalThis as any).topocat.placement(), gaps, spread, ports: cy.nodes('[kind = "ports"]').length, parent: cy.getElementById('ports/d0-w1-n3-p2').parent().id() };
+      });
+
+    it('is laid out on the worker, with every port on a ring beside its node, in its node\'s network', async () => {
+      const first = await placed(view);
+      assert.equal(first.placement, 'worker');
+      assert.equal(first.ports, 2 * 170 * 4);
+      assert.ok(first.gaps.every((gap: number) => gap > 20 && gap < 40), `ports sit 20–40 units from their node: ${Math.min(...first.gaps)}–${Math.max(...first.gaps)}`);
+      assert.ok(first.spread > 300, `the nodes are spread out, not piled up: ${first.spread}`);
+      assert.equal(first.parent, 'networks/d0-w1');
+      await view.screenshot({ path: path.join(ARTIFACTS, 'ui-large.png') });
+    });
+
+    it('a second visit draws from the positions kept from the first, without a layout', async () => {
+      const before = await view.evaluate(() => (globalThis as any).topocat.cy.getElementById('nodes/d0-w0-n7').position());
+      await view.reload();
+      await view.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      const again = await placed(view);
+      assert.equal(again.placement, 'kept');
+      const after = await view.evaluate(() => (globalThis as any).topocat.cy.getElementById('nodes/d0-w0-n7').position());
+      assert.deepEqual([Math.round(after.x), Math.round(after.y)], [Math.round(before.x), Math.round(before.y)]);
+    });
+
+    it('a port added through the API joins its node\'s ring without a new layout', async () => {
+      const base = large.url;
+      const port = await fetch(`${base}/ports`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'd0-w0-n7-p9', name: 'p9' }) });
+      assert.equal(port.status, 201);
+      const node = await fetch(`${base}/nodes/d0-w0-n7`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ ports: [0, 1, 2, 3, 9].map((p) => ({ href: `${base}/ports/d0-w0-n7-p${p}`, rel: 'full' })) }) });
+      assert.equal(node.status, 200);
+      await until(view, () => topocat.cy.getElementById('ports/d0-w0-n7-p9').nonempty() && topocat.cy.getElementById('ports/d0-w0-n7-p9').data('node') === 'nodes/d0-w0-n7');
+      const gaps = await view.evaluate(() => {
+        const cy = (globalThis as any).topocat.cy;
+        const center = cy.getElementById('nodes/d0-w0-n7').position();
+        return cy.nodes('[kind = "ports"]').filter((p: any) => p.data('node') === 'nodes/d0-w0-n7').map((p: any) => Math.round(Math.hypot(p.position().x - center.x, p.position().y - center.y)));
+      });
+      assert.equal(gaps.length, 5);
+      assert.equal(new Set(gaps).size, 1, `one ring: ${gaps.join(', ')}`);
+      assert.equal(await view.evaluate(() => (globalThis as any).topocat.placement()), 'kept');
+    });
+  });
+
   describe('with tokens configured', () => {
     let guarded: RunningServer;
     before(async () => {
