@@ -1,5 +1,6 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { ErrorDetail } from '../http/errors.js';
+import { documentText } from '../storage/document-text.js';
 import type { Representation } from '../storage/resource-store.js';
 import type { OwnAddresses } from './addresses.js';
 
@@ -129,9 +130,12 @@ export class Representations {
 
   /** The JSON text of a stored representation as clients see it: with `$schema` and `selfRef`. */
   render(kind: KindDescriptor, representation: Representation): string {
-    // Stored documents are objects that start with `{` and hold at least `id`, so the derived
-    // members go in front as text: no parse, no re-serialisation on the way out.
-    return `${this.heads.get(kind)!}${encodeURIComponent(representation.id)}",${representation.doc.slice(1)}`;
+    return documentText(this.head(kind), representation.id, representation.doc);
+  }
+
+  /** The text every answer of `kind` starts with, up to the id (see documentText). */
+  head(kind: KindDescriptor): string {
+    return this.heads.get(kind)!;
   }
 
   /** A stored document without the members the server sets anew on every write. */

@@ -4,7 +4,7 @@ import type { RouterContext } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
-import type { Representation, ResourceStore } from '../storage/resource-store.js';
+import type { Representation, ResourceStore, Selection } from '../storage/resource-store.js';
 import { etagFor, isNotModified, lastModified } from './conditional.js';
 import { Inliner } from './inline.js';
 import { contentTypeHeader } from './media.js';
@@ -70,6 +70,18 @@ export class Responder {
     ctx.set('Content-Type', contentTypeHeader(type, presentations.length > 0 && presentations.every((p) => p.kind === presentations[0]!.kind) ? this.representations.schemaAddress(presentations[0]!.kind) : undefined));
     ctx.status = status;
     ctx.body = `[${texts.join(',')}]`;
+  }
+
+  /**
+   * The newest representations of the kind that `selection` selects, streamed. A plain list
+   * (no `fields=`, no `inline`) comes as runs of JSON texts rendered beside the database (see
+   * TextRun): 100,000 nodes are then a few hundred strings on the event loop, not 100,000 objects.
+   */
+  async current(ctx: RouterContext, presentation: Presentation, selection: Selection): Promise<void> {
+    const { kind, query, inliner } = presentation;
+    if (query?.fields || inliner) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
+    const runs = this.store.listTexts(kind.collection, selection, { head: this.representations.head(kind) });
+    await streamArray(ctx, runs, (run) => run, () => this.head(ctx, presentation, 200));
   }
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { TextRun } from './document-text.js';
 import type { Comparison, ScalarType } from '../query/tree.js';
 import type { Logger } from '../log.js';
 import type { KeyReader } from './key-reader.js';
@@ -175,6 +176,12 @@ export interface Pools {
    * result: a small bounded result may be read whole.
    */
   stream(query: Knex.QueryBuilder, limit?: number): AsyncIterable<Row>;
+  /**
+   * The rows (`id`, `doc`) of `query` as runs of JSON texts (see TextRun), streamed alike.
+   * SQLite renders them on the reader's thread: a list costs the event loop one string per
+   * batch instead of an object per row.
+   */
+  streamTexts(query: Knex.QueryBuilder, run: TextRun): AsyncIterable<string>;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { nextTs } from './clock.js';
 import type { Database } from './database.js';
 import type { Row, WriteJob } from './dialect.js';
 import type { CurrentCache } from './current-cache.js';
+import type { TextRun } from './document-text.js';
 import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
 import { recordChanges, rowsOf, type Change } from './events.js';
 import { Pacer } from './pace.js';
@@ -279,29 +280,53 @@ export class ResourceStore {
     return this.select(builder, selection, false);
   }
 
+  /**
+   * The same list as runs of JSON texts (see TextRun): what a plain list answers, with no
+   * object per resource on the event loop.
+   */
+  listTexts(kind: string, selection: Selection, run: TextRun): AsyncIterable<string> {
+    const builder = this.db.reader(CURRENT).select('id', this.docColumn(this.db.reader)).where({ kind });
+    this.order(builder, selection, false);
+    return this.unavailableAs(this.db.streamTexts(builder, run));
+  }
+
   /** Answers when the database answers. */
   async ping(): Promise<void> {
     await this.read(() => this.db.keys.one('SELECT 1', []));
   }
 
   private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
+    this.order(builder, selection, newestFirst);
+    const rows = this.db.stream(builder, selection.limit);
+    // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
+    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
+    return this.unavailableAs({
+      async *[Symbol.asyncIterator]() {
+        for await (const row of rows) {
+          const id = String(row.id);
+          if (seen?.has(id)) continue;
+          seen?.add(id);
+          yield { id, ts: Number(row.ts), doc: String(row.doc) };
+        }
+      },
+    });
+  }
+
+  /** The selection's conditions, order and paging on `builder`. */
+  private order(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): void {
     this.compiler.where(builder, selection.conditions);
     this.compiler.orderBy(builder, selection.sort, newestFirst);
     if (selection.limit !== undefined) builder.limit(selection.limit);
     if (selection.skip !== undefined) builder.offset(selection.skip);
-    const rows = this.db.stream(builder, selection.limit);
+  }
+
+  /** `items`, with the database's outages as StorageUnavailable. */
+  private unavailableAs<T>(items: AsyncIterable<T>): AsyncIterable<T> {
     const errors = this.db.dialect.errors;
-    // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
-    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
     return {
       async *[Symbol.asyncIterator]() {
         try {
-          for await (const row of rows) {
-            const id = String(row.id);
-            if (seen?.has(id)) continue;
-            seen?.add(id);
-            yield { id, ts: Number(row.ts), doc: String(row.doc) };
-          }
+          yield* items;
         } catch (error) {
           throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
         }

@@ -9,7 +9,7 @@ import type { OperationContext } from './context.js';
  * GET /<collection>: the newest representation of every live resource that matches, streamed;
  * with `Accept: text/event-stream`, the changes of the collection that match, as they happen.
  */
-export function list({ store, representations, limits, respond, events }: OperationContext) {
+export function list({ representations, limits, respond, events }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       if (wantsEventStream(ctx)) {
@@ -18,6 +18,6 @@ export function list({ store, representations, limits, respond, events }: Operat
       }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
-      await respond.list(ctx, respond.presentation(kind, type, query), store.list(kind.collection, selection));
+      await respond.current(ctx, respond.presentation(kind, type, query), selection);
     };
 }

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools, Row } from '../../dialect.js';
+import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
@@ -67,6 +68,7 @@ export class PostgresConnections implements Connections {
       keys: new PostgresKeyReader(knex),
       write: (job) => knex.transaction(job),
       stream: (query) => streamRows(query),
+      streamTexts: (query, run) => textRuns(streamRows(query), run),
       close: () => knex.destroy(),
     };
   }

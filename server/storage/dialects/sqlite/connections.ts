@@ -7,7 +7,7 @@ import { GroupCommit } from './group-commit.js';
 import { preparedOnceClient } from './knex-client.js';
 import { workerReadClient } from './read-client.js';
 import { SqliteKeyReader } from './key-reader.js';
-import { streamRows } from './stream.js';
+import { streamRows, streamTexts } from './stream.js';
 import { WalSync } from './wal-sync.js';
 
 /** Settings of every connection: WAL, so readers never wait for the writer, and foreign keys. */
@@ -70,6 +70,7 @@ export class SqliteConnections implements Connections {
       keys,
       write: (job) => commits.run(job),
       stream: (query) => streamRows(reader, query),
+      streamTexts: (query, run) => streamTexts(reader, query, run),
       async close() {
         await commits.idle();
         await checkpoints.stop();

