@@ -25,7 +25,10 @@ type SchemaNaming = { readonly kind: KindDescriptor } | { readonly unknownBase: 
 
 /** Own data property even for a key such as `__proto__`: plain assignment would set the prototype. */
 export function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Plain assignment for every other key: defineProperty for each member of every POSTed
+  // document was 3.4 % of a POST's CPU on the main thread.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { Database } from './database.js';
  * and an index whose field is no longer marked is dropped.
  */
 export async function syncFieldIndexes(db: Database, table: string, fields: readonly string[]): Promise<void> {
-  const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field), field]));
+  const ddl = db.dialect.ddl;
+  const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field, ddl.createExpressionIndex('?', table, 'doc', field.split('.'), LIST_ORDER)), field]));
   // Processes starting together would otherwise both create (or drop) the same index.
   await db.dialect.locking.exclusive('indexes', async () => {
     const existing = await db.dialect.maintenance.listExpressionIndexes(db.writer);
@@ -28,11 +29,12 @@ export async function syncFieldIndexes(db: Database, table: string, fields: read
 const LIST_ORDER = ['ts', 'id'];
 
 /**
- * A readable, stable name within every dialect's identifier limit. The hash covers the shape
- * too, so an index of an older shape is dropped and rebuilt at the next start.
+ * A readable, stable name within every dialect's identifier limit. The hash covers the index's
+ * definition (`shape`: its DDL with a placeholder name), so an index of an older shape is dropped
+ * and rebuilt at the next start.
  */
-function indexName(table: string, field: string): string {
+function indexName(table: string, field: string, shape: string): string {
   const readable = field.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase().slice(0, 24);
-  const hash = createHash('sha256').update(`${field}\0${LIST_ORDER.join(',')}`).digest('hex').slice(0, 8);
+  const hash = createHash('sha256').update(shape).digest('hex').slice(0, 8);
   return `xidx_${table}_${readable}_${hash}`;
 }

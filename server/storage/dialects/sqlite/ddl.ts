@@ -10,7 +10,11 @@ export const sqliteDdl: SchemaSql = {
   },
 
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
-    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `json_extract(${column}, ${jsonPath(segments)})`, ...then].join(', ')})`;
+    // Partial: a document without the field has no entry, so a write of a kind that lacks most
+    // x-index fields (a node has three of the six) updates only the indexes of its own fields.
+    // A query's comparison on the field implies it is not null, so the planner still uses it.
+    const field = `json_extract(${column}, ${jsonPath(segments)})`;
+    return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', field, ...then].join(', ')}) WHERE ${field} IS NOT NULL`;
   },
 
   dropIndex(name: string): string {
