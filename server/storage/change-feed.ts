@@ -1,9 +1,9 @@
 import type { Logger } from '../log.js';
 import type { Database } from './database.js';
-import { EventLog, type ChangeEvent } from './events.js';
+import { EventLog, KEY_READ_EVENTS, type ChangeEvent } from './events.js';
 
-/** Events read per round trip. */
-const BATCH = 500;
+/** Events read per round trip: as many as the key reader reads at once (see KEY_READ_EVENTS). */
+const BATCH = KEY_READ_EVENTS;
 /**
  * How often the feed looks at the event log on its own while anyone listens: the bound on the
  * delay of a change whose announcement was lost (a dropped LISTEN connection, a relay that

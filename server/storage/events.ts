@@ -101,13 +101,30 @@ interface EventRow {
   doc: string | null;
 }
 
+/**
+ * Most events read by a prepared statement of the key reader (on the event loop on SQLite);
+ * longer reads go to a reader thread through knex. The change feed reads after every commit
+ * that anyone listens to: through knex and a reader thread that cost about 290 µs of CPU per
+ * write (1,000 subscriptions: 985–1,055 µs per POST against 635–695 µs with none).
+ */
+export const KEY_READ_EVENTS = 100;
+
+function changeEvent(r: EventRow): ChangeEvent {
+  return { event: Number(r.event), kind: r.kind, id: r.id, ts: Number(r.ts), action: r.action, doc: r.action === 'DELETE' ? null : r.doc };
+}
+
 /** Reads the event log: what changed after an event id, and where it ends. */
 export class EventLog {
   private readonly lastSql = `SELECT last FROM ${EVENT_COUNTER} WHERE id = 1`;
   private readonly previousSql: string;
 
+  /** Events after an id, with their documents: the change feed's read after every commit. */
+  private readonly afterSql: string;
+
   constructor(private readonly db: Database) {
     this.previousSql = `SELECT ts FROM resource_history WHERE kind = ? AND id = ? AND ts < ? AND NOT deleted ORDER BY ts DESC LIMIT 1`;
+    const doc = db.dialect.columns.documentText(db.reader, 'h.doc', 'doc').toString();
+    this.afterSql = `SELECT e.event, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE e.event > ? ORDER BY e.event LIMIT ?`;
   }
 
   /** The newest committed event id (0 before any). */
@@ -118,6 +135,7 @@ export class EventLog {
   /** Up to `limit` events after `event`, oldest first, of `kinds` (all when absent), with their documents. */
   async after(event: number, limit: number, kinds?: readonly string[], id?: string): Promise<ChangeEvent[]> {
     return this.guard(async () => {
+      if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all(this.afterSql, [event, limit])) as unknown as EventRow[]).map(changeEvent);
       const knex = this.db.reader;
       const query = knex({ e: EVENTS })
         .leftJoin({ h: 'resource_history' }, (join) => join.on('h.kind', 'e.kind').andOn('h.id', 'e.id').andOn('h.ts', 'e.ts'))
@@ -127,8 +145,7 @@ export class EventLog {
         .limit(limit);
       if (kinds) query.whereIn('e.kind', kinds);
       if (id !== undefined) query.where('e.id', id);
-      const rows = (await query) as EventRow[];
-      return rows.map((r) => ({ event: Number(r.event), kind: r.kind, id: r.id, ts: Number(r.ts), action: r.action, doc: r.action === 'DELETE' ? null : r.doc }));
+      return ((await query) as EventRow[]).map(changeEvent);
     });
   }
 

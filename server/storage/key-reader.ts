@@ -10,6 +10,8 @@ import type { Row } from './dialect.js';
 export interface KeyReader {
   /** The first row `sql` yields for `bindings`, or undefined. */
   one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined>;
+  /** Every row `sql` yields for `bindings`: for short results only (it runs on the event loop on SQLite). */
+  all(sql: string, bindings: readonly unknown[]): Promise<Row[]>;
   /** Release the prepared statements and any connections of its own. */
   close(): Promise<void>;
 }

@@ -18,6 +18,10 @@ export class PostgresKeyReader implements KeyReader {
   constructor(private readonly knex: Knex) {}
 
   async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+    return (await this.all(sql, bindings))[0];
+  }
+
+  async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
     let statement = this.statements.get(sql);
     if (!statement) {
       let n = 0;
@@ -28,7 +32,7 @@ export class PostgresKeyReader implements KeyReader {
     const connection = await client.acquireConnection();
     try {
       const result = await connection.query({ ...statement, values: bindings });
-      return result.rows[0];
+      return result.rows;
     } finally {
       await client.releaseConnection(connection);
     }

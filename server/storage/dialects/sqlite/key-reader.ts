@@ -29,8 +29,16 @@ export class SqliteKeyReader implements KeyReader {
   }
 
   async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+    return this.statement(sql).get(...bindings) as Row | undefined;
+  }
+
+  async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
+    return this.statement(sql).all(...bindings) as Row[];
+  }
+
+  private statement(sql: string): BetterSqlite3.Statement {
     this.statements ??= new Statements(this.open());
-    return this.statements.get(sql).get(...bindings) as Row | undefined;
+    return this.statements.get(sql);
   }
 
   async close(): Promise<void> {
