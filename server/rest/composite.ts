@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { clientTs } from './request.js';
@@ -110,7 +110,8 @@ class ItemPlan {
   /** Plan `value` (a resource of `kind` at `local`) and what it embeds; returns its selfRef. */
   add(kind: KindDescriptor, value: unknown, local: string): string {
     const clientId = isObject(value) && typeof value.id === 'string';
-    const id = clientId ? (value.id as string) : randomUUID();
+    // Time-ordered ids: a new resource's keys go to the end of the indexes (docs/dependencies.md).
+    const id = clientId ? (value.id as string) : timeOrderedId();
     const selfRef = this.representations.selfRef(kind, id);
     this.selfRefs.set(local, selfRef);
     let copy = value;
