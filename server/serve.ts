@@ -143,9 +143,11 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
-  // Only the one process writing its file may keep representations (see CurrentCache).
-  const soleWriter = role === 'single' && database.dialect.name === 'sqlite' && config.readCacheMb > 0;
-  const store = new ResourceStore(database, soleWriter ? new CurrentCache(config.readCacheMb * 1024 * 1024) : undefined);
+  // The only process writing its file keeps representations; cluster workers keep them while nobody commits (see CurrentCache).
+  const budget = config.readCacheMb * 1024 * 1024;
+  const commits = database.keys.commits?.bind(database.keys);
+  const cache = database.dialect.name !== 'sqlite' || budget === 0 ? undefined : role === 'single' ? new CurrentCache(budget) : commits && new CurrentCache(budget, commits);
+  const store = new ResourceStore(database, cache);
   const measurements = new MeasurementStore(database, store);
   const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);

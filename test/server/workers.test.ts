@@ -151,6 +151,36 @@ describe('worker mode (--workers N)', function () {
     assert.deepEqual(server.strayOutput, [], 'the processes sharing stdout never interleave their lines');
   });
 
+  it('answers a write made through one worker at once from the other, though each keeps what it read', async () => {
+    const server = await startServer({ database, args: ['--workers', '2'] });
+    try {
+      const pids = await workerPids(server, 2);
+      assert.equal((await fresh('POST', `${server.url}/nodes`, { id: 'kept', name: 'first' })).status, 201);
+      /** GETs on fresh connections until both workers served one; each answer is checked. */
+      const readByBoth = async (name: string): Promise<void> => {
+        const served = new Set<number>();
+        for (let i = 0; i < 40 && served.size < 2; i++) {
+          const read = await fresh('GET', `${server.url}/nodes/kept`);
+          assert.equal(read.status, 200);
+          const by = await servedBy(server, read);
+          assert.equal(read.body.name, name, `worker ${by} answers the newest version`);
+          served.add(by);
+        }
+        assert.deepEqual([...served].sort(), [...pids].sort(), 'both workers answered');
+      };
+      // Read twice by each: the second of a worker's reads comes from its cache (SQLite).
+      await readByBoth('first');
+      await readByBoth('first');
+      for (const name of ['second', 'third']) {
+        const replaced = await fresh('PUT', `${server.url}/nodes/kept`, { id: 'kept', name });
+        assert.equal(replaced.status, 201);
+        await readByBoth(name);
+      }
+    } finally {
+      assert.equal(await server.stop('SIGTERM'), 0);
+    }
+  });
+
   it('replaces a worker that is killed, and keeps answering meanwhile', async () => {
     const server = await startServer({ database, args: ['--workers', '2'] });
     try {

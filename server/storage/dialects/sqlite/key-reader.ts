@@ -36,6 +36,10 @@ export class SqliteKeyReader implements KeyReader {
     return this.statement(sql).all(...bindings) as Row[];
   }
 
+  commits(): number {
+    return (this.statement('PRAGMA data_version').get() as { data_version: number }).data_version;
+  }
+
   private statement(sql: string): BetterSqlite3.Statement {
     this.statements ??= new Statements(this.open());
     return this.statements.get(sql);
