@@ -62,7 +62,8 @@ export class SqliteConnections implements Connections {
     const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, []), ...knexLog(logger) });
     const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
-    const commits = new GroupCommit(writer, new WalSync(this.filename));
+    const wal = new WalSync(this.filename);
+    const commits = new GroupCommit(writer, wal);
     const checkpoints = new Checkpoints(this.filename);
     return {
       reader,
@@ -73,6 +74,7 @@ export class SqliteConnections implements Connections {
       streamTexts: (query, run) => streamTexts(reader, query, run),
       async close() {
         await commits.idle();
+        await wal.close();
         await checkpoints.stop();
         await keys.close();
         await writer.destroy();
