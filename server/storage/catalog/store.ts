@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Database } from '../database.js';
-import type { Dialect } from '../dialect.js';
+import type { Dialect, StatementResult } from '../dialect.js';
 import { ResourceConflict, StorageUnavailable } from '../errors.js';
+import { rowsOf } from '../events.js';
 import { Pacer } from '../pace.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
@@ -214,7 +215,24 @@ export interface NewObject {
   readonly ownerDn: string;
 }
 
-/** Reads and writes inside one write transaction. */
+/** The savepoint around each item of a request (see CatalogWrites.attempt). */
+const ITEM = 'catalog_item';
+/** An object by its objectId, on a write's connection. */
+const OBJECT_BY_GUID = `SELECT ${OBJECT_COLUMNS.join(', ')} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.guid = ? LIMIT 1`;
+const INSERT_OBJECT = `INSERT INTO ${OBJECTS} (guid, class, parent_id, owner_dn, created_ms, modified_ms) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
+const INSERT_SELF_PATH = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) VALUES (?, ?, 0)`;
+const INSERT_PATHS_FROM_PARENT = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) SELECT ancestor_id, CAST(? AS INTEGER), depth + 1 FROM ${CLOSURE} WHERE descendant_id = ?`;
+const INSERT_PROPERTY = `INSERT INTO ${PROPERTIES} (object_id, parent_property_id, name, source, position) VALUES (?, ?, ?, ?, ?) RETURNING id`;
+const ELEMENT_COLUMNS = '(property_id, ordinal, name, source, shorthand, text_value, text_folded, text_key, num_value, time_value)';
+/** One element's values; `shorthand` is bound as 1 or 0, which both engines cast to their boolean. */
+const ELEMENT_VALUES = '(?, ?, ?, ?, CAST(? AS BOOLEAN), ?, ?, ?, ?, ?)';
+
+/**
+ * Reads and writes inside one write transaction. The statements of createObject's path (the
+ * objectId lookups, the inserts of objects, paths, properties and elements, the savepoint of
+ * each item) run as prepared SQL on the write's connection (Dialect.statements), not through
+ * the query builder: building each through knex cost more than SQLite spent running it.
+ */
 export class CatalogWrites extends CatalogReads {
   /** Gives the event loop its turns during a long write (a createObject of 1,011 objects). */
   private readonly pacer = new Pacer();
@@ -225,10 +243,25 @@ export class CatalogWrites extends CatalogReads {
    */
   async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
-      return await this.knex.transaction((savepoint) => work(new CatalogWrites(savepoint, this.dialect)));
+      await this.run(`SAVEPOINT ${ITEM}`);
+      let value: T;
+      try {
+        value = await work(this);
+      } catch (error) {
+        await this.run(`ROLLBACK TO SAVEPOINT ${ITEM}`);
+        await this.run(`RELEASE SAVEPOINT ${ITEM}`);
+        throw error;
+      }
+      await this.run(`RELEASE SAVEPOINT ${ITEM}`);
+      return value;
     } finally {
       await this.pacer.breathe();
     }
+  }
+
+  override async object(guid: string): Promise<ObjectRecord | undefined> {
+    const [row] = (await this.run(OBJECT_BY_GUID, [guid])).rows;
+    return row ? objectRecord(row as unknown as ObjectRow) : undefined;
   }
 
   async insertUser(dn: string, contact: UserRecord['contact'], now: number): Promise<void> {
@@ -248,21 +281,13 @@ export class CatalogWrites extends CatalogReads {
 
   /** Insert an object and its closure rows; ResourceConflict when the objectId is taken. */
   async insertObject(object: NewObject, now: number): Promise<number> {
-    const [row] = await this.unique(
-      () =>
-        this.knex(OBJECTS)
-          .insert({ guid: object.guid, class: object.objectClass, parent_id: object.parentId, owner_dn: object.ownerDn, created_ms: now, modified_ms: now })
-          .returning('id'),
+    const { rows } = await this.unique(
+      () => this.run(INSERT_OBJECT, [object.guid, object.objectClass, object.parentId, object.ownerDn, now, now]),
       `object ${object.guid} exists already`,
     );
-    const id = insertedId(row);
-    await this.knex(CLOSURE).insert({ ancestor_id: id, descendant_id: id, depth: 0 });
-    if (object.parentId !== null) {
-      await this.knex.raw(
-        `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) SELECT ancestor_id, CAST(? AS INTEGER), depth + 1 FROM ${CLOSURE} WHERE descendant_id = ?`,
-        [id, object.parentId],
-      );
-    }
+    const id = insertedId(rows[0]);
+    await this.run(INSERT_SELF_PATH, [id, id]);
+    if (object.parentId !== null) await this.run(INSERT_PATHS_FROM_PARENT, [id, object.parentId]);
     return id;
   }
 
@@ -304,10 +329,8 @@ export class CatalogWrites extends CatalogReads {
 
   /** Store a property instance with its elements and sub-properties. */
   async insertProperty(objectId: number, parentPropertyId: number | null, position: number, property: PropertyInput): Promise<number> {
-    const [row] = await this.knex(PROPERTIES)
-      .insert({ object_id: objectId, parent_property_id: parentPropertyId, name: property.name, source: property.source, position })
-      .returning('id');
-    const id = insertedId(row);
+    const { rows } = await this.run(INSERT_PROPERTY, [objectId, parentPropertyId, property.name, property.source, position]);
+    const id = insertedId(rows[0]);
     await this.insertContent(objectId, id, property);
     return id;
   }
@@ -332,20 +355,26 @@ export class CatalogWrites extends CatalogReads {
   }
 
   private async insertContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
-    const rows = property.elements.map((element, index) => ({
-      property_id: propertyId,
-      ordinal: index + 1,
-      name: element.name,
-      source: element.source,
-      shorthand: element.shorthand,
-      text_value: element.value,
-      text_folded: folded(element.value),
-      text_key: textKey(element.value),
-      num_value: numberValue(element.value) ?? null,
-      time_value: timeValue(element.value) ?? null,
-    }));
-    for (const part of chunks(rows, 100)) await this.knex(ELEMENTS).insert(part);
+    const rows = property.elements.map((element, index) => [
+      propertyId,
+      index + 1,
+      element.name,
+      element.source,
+      element.shorthand ? 1 : 0,
+      element.value,
+      folded(element.value),
+      textKey(element.value),
+      numberValue(element.value) ?? null,
+      timeValue(element.value) ?? null,
+    ]);
+    for (const part of chunks(rows, 100)) {
+      await this.run(`INSERT INTO ${ELEMENTS} ${ELEMENT_COLUMNS} VALUES ${rowsOf(ELEMENT_VALUES, part.length)}`, part.flat());
+    }
     for (const [index, sub] of property.properties.entries()) await this.insertProperty(objectId, propertyId, index + 1, sub);
+  }
+
+  private run(sql: string, bindings: readonly unknown[] = []): Promise<StatementResult> {
+    return this.dialect.statements.run(this.knex, sql, bindings);
   }
 
   private contactRow(contact: UserRecord['contact']): Record<ContactColumn, string | null> {
