@@ -34,7 +34,18 @@ export class CurrentCache {
   ) {}
 
   get(kind: string, id: string): Representation | undefined {
-    if (this.commits) this.catchUp(this.commits());
+    if (this.commits) {
+      // Asked on the hot read's path, before any error handling: a failed ask answers nothing
+      // from memory, and the full path meets the failure and reports it.
+      let commits: number | undefined;
+      try {
+        commits = this.commits();
+      } catch {
+        commits = undefined;
+      }
+      this.catchUp(commits);
+      if (commits === undefined) return undefined;
+    }
     const key = keyOf(kind, id);
     const hit = this.entries.get(key);
     if (hit) {
@@ -66,7 +77,7 @@ export class CurrentCache {
   }
 
   /** Drops everything if anyone committed since the last read (and so stops reads under way from keeping theirs). */
-  private catchUp(commits: number): void {
+  private catchUp(commits: number | undefined): void {
     if (commits === this.seen) return;
     this.seen = commits;
     this.writes++;
