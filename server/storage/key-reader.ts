@@ -13,6 +13,11 @@ export interface KeyReader {
   /** Every row `sql` yields for `bindings`: for short results only (it runs on the event loop on SQLite). */
   all(sql: string, bindings: readonly unknown[]): Promise<Row[]>;
   /**
+   * The same read as `one`, answered on the calling thread: SQLite's key reader, whose driver is
+   * synchronous, has it; engines that need a round trip do not.
+   */
+  oneNow?(sql: string, bindings: readonly unknown[]): Row | undefined;
+  /**
    * A number that moves whenever anyone commits to the database, read without a round trip
    * (SQLite's `PRAGMA data_version` on this connection, which never writes itself: about 2.5 µs);
    * absent where the engine has nothing as cheap. What a cache of another process's writes asks

@@ -254,9 +254,26 @@ export class ResourceStore {
     }
   }
 
-  /** The newest representation if it is in memory (see CurrentCache), without reading the database. */
-  inMemory(kind: string, id: string): Representation | undefined {
-    return this.cache?.get(kind, id);
+  /**
+   * The newest live representation if it can be had without waiting (for the hot read): from
+   * memory (see CurrentCache), else, where there is a cache and the key reader answers on the
+   * calling thread (SQLite), read at once and kept. Undefined otherwise: another engine, no such
+   * resource, or a failed read, which the full path then meets and reports.
+   */
+  currentNow(kind: string, id: string): Representation | undefined {
+    const cached = this.cache?.get(kind, id);
+    if (cached || !this.cache || !this.db.keys.oneNow) return cached;
+    const writes = this.cache.writes;
+    let row: CurrentRow | undefined;
+    try {
+      row = this.db.keys.oneNow(this.sql.current, [kind, id]) as CurrentRow | undefined;
+    } catch {
+      return undefined;
+    }
+    if (!row) return undefined;
+    const representation = { id, ts: Number(row.ts), doc: row.doc };
+    this.cache.remember(kind, representation, writes);
+    return representation;
   }
 
   /** The representation with timestamp `ts`, even if the resource was deleted since. */

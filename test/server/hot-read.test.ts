@@ -76,7 +76,8 @@ describe('hot read of one resource', function () {
       ['a collection', { path: '/nodes', headers: reader, want: 'koa' }],
       ['a deeper path', { path: '/nodes/n1/ports', headers: reader, want: 'koa' }],
       ['an unknown collection', { path: '/nodez/n1', headers: reader, want: 'koa' }],
-      ['a resource written but never read', { path: '/nodes/unread', headers: reader, want: 'koa' }],
+      // SQLite's key reader reads on the calling thread; PostgreSQL's needs a round trip.
+      ['a resource not in memory', { path: '/nodes/unread', headers: reader, want: engine === 'sqlite' ? 'hot' : 'koa' }],
       ['an id never stored', { path: '/nodes/absent', headers: reader, want: 'koa' }],
       ['a deleted resource', { path: '/nodes/gone', headers: reader, want: 'koa' }],
       ['a malformed escape', { path: '/nodes/%E0%A4%A', headers: reader, want: 'koa' }],

@@ -29,6 +29,10 @@ export class SqliteKeyReader implements KeyReader {
   }
 
   async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+    return this.oneNow(sql, bindings);
+  }
+
+  oneNow(sql: string, bindings: readonly unknown[]): Row | undefined {
     return this.statement(sql).get(...bindings) as Row | undefined;
   }
 
