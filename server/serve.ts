@@ -132,6 +132,19 @@ function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void 
   });
 }
 
+/**
+ * The read cache of this process (see CurrentCache): on SQLite, kept by the only process writing
+ * its file, and by cluster workers while nobody commits; none on PostgreSQL or with
+ * READ_CACHE_MB=0.
+ */
+function readCache(database: Database, config: Config, role: Role): CurrentCache | undefined {
+  const budget = config.readCacheMb * 1024 * 1024;
+  if (database.dialect.name !== 'sqlite' || budget === 0) return undefined;
+  if (role === 'single') return new CurrentCache(budget);
+  const keys = database.keys;
+  return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
   const database: Database = await openDatabase({
@@ -143,11 +156,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
-  // The only process writing its file keeps representations; cluster workers keep them while nobody commits (see CurrentCache).
-  const budget = config.readCacheMb * 1024 * 1024;
-  const commits = database.keys.commits?.bind(database.keys);
-  const cache = database.dialect.name !== 'sqlite' || budget === 0 ? undefined : role === 'single' ? new CurrentCache(budget) : commits && new CurrentCache(budget, commits);
-  const store = new ResourceStore(database, cache);
+  const store = new ResourceStore(database, readCache(database, config, role));
   const measurements = new MeasurementStore(database, store);
   const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);

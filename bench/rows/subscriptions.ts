@@ -53,9 +53,8 @@ async function postNode(server: Measured, ctx: BenchContext, body: object): Prom
 
 /**
  * From a write's request to its frame at every subscriber, one write at a time, and how many
- * frames came before the write's 2xx: the change feed reads a commit's events in the turn that
- * acknowledges it, so a frame often leaves before the answer (timed from the 2xx, every such
- * frame would count as 0).
+ * frames came before the write's 2xx (frame and answer travel apart, so either may come first;
+ * timed from the 2xx, a frame that came first would count as 0).
  */
 async function latencyRow(ctx: BenchContext, server: Measured, subscriberCount: number): Promise<Row> {
   const writes = ctx.sizes.subscriptionWrites;

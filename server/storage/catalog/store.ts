@@ -4,6 +4,7 @@ import type { Dialect, StatementResult } from '../dialect.js';
 import { ResourceConflict, StorageUnavailable } from '../errors.js';
 import { rowsOf } from '../events.js';
 import { Pacer } from '../pace.js';
+import { inSavepoint } from '../savepoint.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
 import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
@@ -243,17 +244,7 @@ export class CatalogWrites extends CatalogReads {
    */
   async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
-      await this.run(`SAVEPOINT ${ITEM}`);
-      let value: T;
-      try {
-        value = await work(this);
-      } catch (error) {
-        await this.run(`ROLLBACK TO SAVEPOINT ${ITEM}`);
-        await this.run(`RELEASE SAVEPOINT ${ITEM}`);
-        throw error;
-      }
-      await this.run(`RELEASE SAVEPOINT ${ITEM}`);
-      return value;
+      return await inSavepoint(this.dialect.statements, this.knex, ITEM, () => work(this));
     } finally {
       await this.pacer.breathe();
     }
@@ -373,7 +364,7 @@ export class CatalogWrites extends CatalogReads {
     for (const [index, sub] of property.properties.entries()) await this.insertProperty(objectId, propertyId, index + 1, sub);
   }
 
-  private run(sql: string, bindings: readonly unknown[] = []): Promise<StatementResult> {
+  private run(sql: string, bindings: readonly unknown[]): Promise<StatementResult> {
     return this.dialect.statements.run(this.knex, sql, bindings);
   }
 

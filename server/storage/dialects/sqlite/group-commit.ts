@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { WriteJob } from '../../dialect.js';
 import { Pacer } from '../../pace.js';
+import { inSavepoint } from '../../savepoint.js';
 import type { WalSync } from './wal-sync.js';
 import { sqliteStatements } from './write-statements.js';
 
@@ -128,16 +129,11 @@ export class GroupCommit {
       outcomes.length = 0;
       const pacer = new Pacer();
       for (const { job } of group) {
-        // Plain savepoints, prepared once and run on the connection (WriteStatements): knex's
-        // nested transactions, and even its raw queries, cost more than a job of one data point.
-        await sqliteStatements.run(trx, `SAVEPOINT ${SAVEPOINT}`, []);
+        // Plain savepoints, prepared once and run on the connection: knex's nested transactions,
+        // and even its raw queries, cost more than a job of one data point.
         try {
-          const value = await job(trx);
-          await sqliteStatements.run(trx, `RELEASE ${SAVEPOINT}`, []);
-          outcomes.push({ ok: true, value });
+          outcomes.push({ ok: true, value: await inSavepoint(sqliteStatements, trx, SAVEPOINT, () => job(trx)) });
         } catch (error) {
-          await sqliteStatements.run(trx, `ROLLBACK TO ${SAVEPOINT}`, []);
-          await sqliteStatements.run(trx, `RELEASE ${SAVEPOINT}`, []);
           outcomes.push({ ok: false, error });
         }
         await pacer.breathe();

@@ -57,9 +57,7 @@ export class WalSync {
   /** Waits for the flush under way, then closes the file. */
   async close(): Promise<void> {
     await this.settled();
-    const file = this.file;
-    this.file = undefined;
-    await file?.then((handle) => handle.close()).catch(() => undefined);
+    await this.dropFile();
   }
 
   private async flush(): Promise<void> {
@@ -67,12 +65,17 @@ export class WalSync {
       this.file ??= this.openWal();
       await (await this.file).datasync();
     } catch (error) {
-      const file = this.file;
-      this.file = undefined;
-      void file?.then((handle) => handle.close()).catch(() => undefined);
+      void this.dropFile();
       // Reported as SQLite reports a failed sync, so the stores answer "unavailable".
       throw Object.assign(new Error(`flushing the WAL of ${this.databasePath} failed`, { cause: error }), { code: 'SQLITE_IOERR_FSYNC' });
     }
+  }
+
+  /** Forget the open WAL and close it (never rejects). */
+  private async dropFile(): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    await file?.then((handle) => handle.close()).catch(() => undefined);
   }
 
   private async openWal(): Promise<FileHandle> {
