@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,subscriptions,measurements,ui,generate]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,postgres,subscriptions,measurements,ui,generate]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
- * of its own on a scratch SQLite database, loads the data through the interfaces, runs the loads,
+ * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
+ * TEST_DATABASE_URL names, as for the tests, in a schema of its own; without it those rows say
+ * they were not run), loads the data through the interfaces, runs the loads,
  * stops everything and prints one Markdown table. Headline figures are ratios measured in the
  * same run, since absolute rates on a shared machine are noise. --quick uses smoke sizes (CI
  * runs it to prove the benchmark works; its figures mean nothing).
@@ -22,13 +24,15 @@ import { catalogRows } from './rows/catalog.js';
 import { generateRows } from './rows/generate.js';
 import { loopRow } from './rows/loop.js';
 import { measurementRows } from './rows/measurements.js';
+import { postgresRows } from './rows/postgres.js';
+import { postgresUnavailable } from './harness/postgres.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
 import { uiRows } from './rows/ui.js';
-import { workersRow } from './rows/workers.js';
+import { workersRows } from './rows/workers.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'subscriptions', 'measurements', 'ui', 'generate'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'postgres', 'subscriptions', 'measurements', 'ui', 'generate'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -69,7 +73,15 @@ async function main(): Promise<number> {
       await server.stop();
     }
   }
-  if (only.has('workers')) rows.push(await workersRow(ctx, DN));
+  if (only.has('workers')) rows.push(...(await workersRows(ctx, DN)));
+  if (only.has('postgres')) {
+    const why = postgresUnavailable();
+    if (why === undefined) rows.push(...(await postgresRows(ctx)));
+    else {
+      ctx.log(`PostgreSQL rows NOT RUN: ${why}`);
+      rows.push({ row: 'PostgreSQL rows', result: `not run: ${why}`, target: 'report', met: undefined, figures: {}, failures: 0 });
+    }
+  }
   if (only.has('subscriptions')) rows.push(...(await subscriptionRows(ctx)));
   if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));

@@ -30,6 +30,11 @@ export interface FixedRateOptions {
   readonly url: string;
   /** The measured server's pid. */
   readonly pid: number;
+  /**
+   * CPU seconds used so far by the database server's processes that serve it (PostgreSQL's
+   * backends), counted with the server's own; absent for an embedded database.
+   */
+  readonly database?: () => Promise<number>;
   readonly method?: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
@@ -42,8 +47,10 @@ export interface FixedRateOptions {
 }
 
 export interface CpuPerRequest {
-  /** Server CPU time (all threads) per request answered, in microseconds. */
+  /** Server CPU time (all threads, and the database's backends when counted) per request answered, in microseconds. */
   readonly microseconds: number;
+  /** Of which the database's backends (0 for an embedded database). */
+  readonly databaseMicroseconds: number;
   /** The rate actually served: below the offered rate, the server (or the machine) could not keep up. */
   readonly requestsPerSecond: number;
   readonly total: number;
@@ -78,12 +85,15 @@ function offer(options: FixedRateOptions, seconds: number): Promise<autocannon.R
 /** Server CPU per request at `rate` over `seconds`, after a discarded warm-up at the same rate. */
 export async function cpuPerRequest(options: FixedRateOptions, warmupSeconds = Math.min(3, Math.max(1, options.seconds / 4))): Promise<CpuPerRequest> {
   if (warmupSeconds > 0) await offer(options, warmupSeconds);
+  const databaseBefore = (await options.database?.()) ?? 0;
   const before = cpuSeconds(options.pid);
   const result = await offer(options, options.seconds);
   const used = cpuSeconds(options.pid) - before;
+  const database = ((await options.database?.()) ?? 0) - databaseBefore;
   const total = result.requests.total;
   return {
-    microseconds: total > 0 ? (used * 1e6) / total : Number.NaN,
+    microseconds: total > 0 ? ((used + database) * 1e6) / total : Number.NaN,
+    databaseMicroseconds: total > 0 ? (database * 1e6) / total : Number.NaN,
     requestsPerSecond: total / result.duration,
     total,
     failures: result.errors + result.timeouts + result.non2xx,
@@ -91,9 +101,12 @@ export async function cpuPerRequest(options: FixedRateOptions, warmupSeconds = M
 }
 
 export interface CpuComparison {
-  /** Median CPU per request of each side, µs. */
+  /** Median CPU per request of each side, µs (with its database's backends when counted). */
   readonly ours: number;
   readonly reference: number;
+  /** Of which the database's backends, median of each side, µs. */
+  readonly oursDatabase: number;
+  readonly referenceDatabase: number;
   /** Median over the rounds of reference ÷ ours (higher is better for us). */
   readonly ratio: number;
   /** The lowest rate either side served in any round (below the offer: it could not keep up). */
@@ -117,6 +130,8 @@ export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOpt
   return {
     ours: median(mine.map((m) => m.microseconds)),
     reference: median(theirs.map((t) => t.microseconds)),
+    oursDatabase: median(mine.map((m) => m.databaseMicroseconds)),
+    referenceDatabase: median(theirs.map((t) => t.databaseMicroseconds)),
     ratio: median(mine.map((m, i) => theirs[i]!.microseconds / m.microseconds)),
     servedRate: Math.min(...mine.map((m) => m.requestsPerSecond), ...theirs.map((t) => t.requestsPerSecond)),
     failures: [...mine, ...theirs].reduce((sum, r) => sum + r.failures, 0),

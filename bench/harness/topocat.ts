@@ -1,6 +1,6 @@
 /**
  * topocat as the benchmark runs it: the compiled server (`npm start`'s entry) on a SQLite file
- * of the run's own, with bearer tokens configured (so every request passes the auth hook) and
+ * of the run's own (or the PostgreSQL database it is given), with bearer tokens configured (so every request passes the auth hook) and
  * the access log at its default level, written to a file.
  */
 import path from 'node:path';
@@ -15,6 +15,10 @@ export interface TopocatOptions {
   readonly dn: string;
   readonly workers?: number;
   readonly label: string;
+  /** DATABASE_URL; a SQLite file in `dir` when absent. */
+  readonly databaseUrl?: string;
+  /** More environment (e.g. READ_CACHE_MB). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export async function startTopocat(options: TopocatOptions): Promise<Measured> {
@@ -23,9 +27,10 @@ export async function startTopocat(options: TopocatOptions): Promise<Measured> {
     entry: 'server/main.js',
     args: options.workers === undefined ? [] : ['--workers', String(options.workers)],
     env: {
-      DATABASE_URL: `sqlite:${path.join(options.dir, 'topocat.sqlite')}`,
+      DATABASE_URL: options.databaseUrl ?? `sqlite:${path.join(options.dir, 'topocat.sqlite')}`,
       TOPOCAT_TOKENS: JSON.stringify(tokens),
       LOG_LEVEL: 'info',
+      ...options.env,
     },
     port: await freePort(),
     readyPath: '/health',

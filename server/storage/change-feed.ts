@@ -1,13 +1,14 @@
 import type { Logger } from '../log.js';
 import type { Database } from './database.js';
-import { EventLog, KEY_READ_EVENTS, type ChangeEvent } from './events.js';
+import { EventLog, KEY_READ_EVENTS, START, type ChangeEvent, type Position } from './events.js';
 
 /** Events read per round trip: as many as the key reader reads at once (see KEY_READ_EVENTS). */
 const BATCH = KEY_READ_EVENTS;
 /**
- * How often the feed looks at the event log on its own while anyone listens: the bound on the
+ * How often the feed looks at the event log on its own: while anyone listens, the bound on the
  * delay of a change whose announcement was lost (a dropped LISTEN connection, a relay that
- * failed), which the next announcement would otherwise have to find.
+ * failed, a process that died between its commit and its announcement); while nobody listens,
+ * how stale its position may grow (a first listener then has at most this much to read past).
  */
 const POLL_MS = 1_000;
 
@@ -17,11 +18,13 @@ export type ChangeListener = (events: readonly ChangeEvent[]) => void;
  * Every committed change of the database, as it happens, for this process: after a write of its
  * own, when another process announces one (PostgreSQL NOTIFY, or the cluster primary's relay),
  * and at a slow poll. It always reads the changes back from the event log after the last one it
- * delivered, so each is delivered once, in commit order, and none is lost to a lost message.
+ * delivered, in the log's order (see Position), so each is delivered once, each resource's in
+ * commit order, and none is lost to a lost message. While nobody listens it reads nothing after a
+ * write: it only moves its position to the log's end once per poll.
  */
 export class ChangeFeed {
   readonly log: EventLog;
-  private position = 0;
+  private position: Position = START;
   private readonly listeners = new Set<ChangeListener>();
   private reading: Promise<void> | undefined;
   private again = false;
@@ -43,13 +46,14 @@ export class ChangeFeed {
       (error) => this.logger.warn({ err: error }, 'change announcements: connection lost; reopening'),
     );
     this.timer = setInterval(() => {
-      if (this.listeners.size > 0) this.poke();
+      this.poke(true);
+      if (this.listeners.size > 0) void this.watchHorizon();
     }, POLL_MS);
     this.timer.unref();
   }
 
-  /** The id of the last event delivered: everything up to it has been. */
-  get delivered(): number {
+  /** The position of the last event delivered: everything up to it has been. */
+  get delivered(): Position {
     return this.position;
   }
 
@@ -58,8 +62,12 @@ export class ChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** Something may have been committed: read what is new (once, however often poked meanwhile). */
-  poke(): void {
+  /**
+   * Something may have been committed: read what is new (once, however often poked meanwhile).
+   * Without listeners only the poll (`idle`) does anything: it moves the position to the end.
+   */
+  poke(idle = false): void {
+    if (this.listeners.size === 0 && !idle) return;
     if (this.reading) {
       this.again = true;
       return;
@@ -81,14 +89,14 @@ export class ChangeFeed {
     if (this.listeners.size === 0) {
       const last = await this.log.last();
       if (this.listeners.size === 0) {
-        this.position = Math.max(this.position, last);
+        if (last > this.position) this.position = last;
         return;
       }
     }
     for (;;) {
       const events = await this.log.after(this.position, BATCH);
       if (events.length === 0) return;
-      this.position = events.at(-1)!.event;
+      this.position = events.at(-1)!.position;
       for (const listener of this.listeners) {
         try {
           listener(events);
@@ -97,6 +105,30 @@ export class ChangeFeed {
         }
       }
       if (events.length < BATCH) return;
+    }
+  }
+
+  private lastWatch = 0;
+  private warnedOf: unknown;
+
+  /**
+   * Every ten seconds while anyone listens: a warning naming the session whose open transaction
+   * holds back the delivery of changes (PostgreSQL; see HistorySql.heldBy), once per session.
+   */
+  private async watchHorizon(): Promise<void> {
+    const sql = this.db.dialect.history.heldBy;
+    if (sql === undefined || performance.now() - this.lastWatch < 10_000) return;
+    this.lastWatch = performance.now();
+    try {
+      const row = await this.db.keys.one(sql, []);
+      if (!row || row.pid === this.warnedOf) return;
+      this.warnedOf = row.pid;
+      this.logger.warn(
+        { pid: row.pid, application: row.application, state: row.state, seconds: Math.round(Number(row.seconds)) },
+        'changes held back: a transaction of this PostgreSQL server has been open for long; nothing committed since it began is delivered until it ends',
+      );
+    } catch {
+      // The next poll's read reports an unreachable database.
     }
   }
 

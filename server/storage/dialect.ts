@@ -3,6 +3,7 @@ import type { TextRun } from './document-text.js';
 import type { Comparison, ScalarType } from '../query/tree.js';
 import type { Logger } from '../log.js';
 import type { KeyReader } from './key-reader.js';
+import type { Change, Floor, Position } from './events.js';
 
 /** Where a JSON value comes from: the document column, or one element of an array being searched. */
 export type JsonSource = { readonly kind: 'column'; readonly column: string } | { readonly kind: 'element'; readonly alias: string };
@@ -46,6 +47,59 @@ export interface Dialect {
   readonly points: PointSql;
   /** Statements of write jobs run without the query builder, prepared once. */
   readonly statements: WriteStatements;
+  /** Versions and their events: how they are written, numbered, and read back in order. */
+  readonly history: HistorySql;
+}
+
+/** A version to store: a new representation of a resource, or its deletion (`doc` null). */
+export interface VersionRow extends Change {
+  /** The stored document as JSON text; null for a deletion. */
+  readonly doc: string | null;
+  /** An id made for this very insert: nothing stored has it (no earlier event to order after). */
+  readonly fresh?: boolean;
+}
+
+/** A fragment of SQL and its bindings. */
+export interface SqlFragment {
+  readonly sql: string;
+  readonly bindings: readonly unknown[];
+}
+
+/**
+ * The history and the event log (storage/events.ts): every version appended with the event that
+ * announces it, and the order in which readers of the log take events. Each event has an id
+ * (`event`, unique) and a position (`Position`): the order of delivery. On SQLite one writer
+ * numbers events as it commits them, so positions follow ids. On PostgreSQL many transactions
+ * commit at once and none may wait for another's commit: an event's position is the id of its
+ * transaction, then its own id, and a reader takes only the events of transactions older than
+ * every transaction still running (docs/internals.md, "The event log on PostgreSQL").
+ */
+export interface HistorySql {
+  /** Migration step 0008, after the columns `k` and `xid` are added: what this engine's event log needs for its order, and its undoing. */
+  readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+  /**
+   * Append `versions` to the history, make the last version of each resource its current row
+   * (or remove the row for a deletion), and add their events, as part of `trx`. The caller holds
+   * the resources' locks. Returns the event ids, in the order of `versions`.
+   */
+  storeVersions(trx: Knex.Transaction, versions: readonly VersionRow[]): Promise<number[]>;
+  /** Add events of changes that are not versions (measurement appends), as part of `trx`: their ids, in order. */
+  record(trx: Knex.Transaction, changes: readonly Change[]): Promise<number[]>;
+  /** SQL of one row (`k`, `event`): a position after every event final now, before any other. */
+  readonly horizon: string;
+  /**
+   * SQL of the session whose open transaction has held back the delivery of changes for over ten
+   * seconds, if any (`pid`, `application`, `state`, `seconds`); absent where none can (SQLite).
+   */
+  readonly heldBy?: string;
+  /** SQL of one row, and the Floor it means: the changes committed before now. */
+  readonly now: { readonly sql: string; floor(row: Row): Floor };
+  /** SQL of the row (`k`) of the event whose id is bound, none for an unknown id. */
+  readonly positionOf: string;
+  /** A condition on events aliased `alias`: after `position`, and final (no event can come before it any more). */
+  after(alias: string, position: Position): SqlFragment;
+  /** ORDER BY of events aliased `alias`, in positions' order. */
+  order(alias: string): string;
 }
 
 /** Conditions and ordering on the JSON value at a path of a document (the REST query language). */
@@ -171,6 +225,13 @@ export interface Pools {
    */
   write<T>(job: WriteJob<T>): Promise<T>;
   /**
+   * Store versions of resources whose ids were made for them (nothing to lock or read first):
+   * the history rows, current rows and events, durable when it resolves; the event ids in order.
+   * Appends that arrive together are written together (PostgreSQL: one statement, a transaction
+   * of its own; SQLite: the group commit).
+   */
+  append(versions: readonly VersionRow[]): Promise<number[]>;
+  /**
    * Rows of `query`, streamed with back-pressure so a huge result uses constant memory, in
    * slices that never hold the event loop for long. `limit`, when the query has one, bounds the
    * result: a small bounded result may be read whole.
@@ -234,8 +295,12 @@ export interface ErrorClassifier {
 export interface Announcements {
   /** False where the engine has no channel of its own (SQLite): processes must relay word themselves. */
   readonly reachOtherProcesses: boolean;
-  /** Announce, as part of `trx`, that it writes events (delivered when it commits, if at all). */
-  announce(trx: Knex.Transaction): Promise<void>;
+  /**
+   * Announce that this process committed events. Called after the commit, never inside a write
+   * transaction: a NOTIFY inside one takes a database-wide lock at COMMIT that serialises every
+   * writer. Announcements may be coalesced; none may be lost for long (the feed polls anyway).
+   */
+  announce(): void;
   /**
    * Hear the announcements of every process (this one's too) until the returned function is
    * called; a lost connection is reopened, and `heard` called once it is, to catch up. Engines

@@ -5,7 +5,7 @@ import { StorageUnavailable } from './errors.js';
 
 /** One row per change of any resource, in commit order (migration 0005). */
 export const EVENTS = 'resource_events';
-/** The last event id handed out; its one row, updated last in each write, orders the commits. */
+/** SQLite: the last event id handed out; its one row, updated in each write (its one writer at a time), numbers the events. */
 export const EVENT_COUNTER = 'topocat_event_counter';
 
 /** What a change did, as UNIS named it: a new resource, a new version of one, or its deletion. */
@@ -19,9 +19,12 @@ export interface Change {
   readonly action: ChangeAction;
 }
 
-/** A change read back with its event id and the stored document (null for a deletion). */
+/** A change read back with its event id, its position, and the stored document (null for a deletion). */
 export interface ChangeEvent extends Change {
   readonly event: number;
+  readonly position: Position;
+  /** The id of the transaction that wrote it (PostgreSQL; 0 on SQLite), for Floor. */
+  readonly writer: number;
   readonly doc: string | null;
 }
 
@@ -66,24 +69,72 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
 }
 
 /**
- * Number `changes` and add them to the event log, as the last work of a write transaction. The
- * counter row stays locked until the transaction ends, so a transaction that commits later always
- * gets later ids: a reader that has seen event n has seen every event below n. Returns the id of
- * the first change (the others follow in order), 0 for none.
+ * Number `changes` and add them to the event log, as part of a write transaction that holds
+ * their resources' locks (see HistorySql.record). Returns their event ids, in order.
  */
-export async function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number> {
-  if (changes.length === 0) return 0;
-  // Prepared statements, not the query builder: every write runs these (see WriteStatements).
-  const { rows } = await dialect.statements.run(trx, `UPDATE ${EVENT_COUNTER} SET last = last + ? WHERE id = 1 RETURNING last`, [changes.length]);
-  const last = Number((rows[0] as { last: number | string }).last);
-  const first = last - changes.length + 1;
-  for (let i = 0; i < changes.length; i += 200) {
-    const part = changes.slice(i, i + 200);
-    const values = part.flatMap((change, j) => [first + i + j, change.kind, change.id, change.ts, change.action]);
-    await dialect.statements.run(trx, `INSERT INTO ${EVENTS} (event, kind, id, ts, action) VALUES ${rowsOf('(?, ?, ?, ?, ?)', part.length)}`, values);
-  }
-  await dialect.announcements.announce(trx);
-  return first;
+export function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number[]> {
+  return changes.length === 0 ? Promise.resolve([]) : dialect.history.record(trx, changes);
+}
+
+/**
+ * Migration step 0008: the event log ordered without a row every writer updates. Until this step
+ * every write transaction took its event ids from one counter row and held it locked until its
+ * COMMIT, so on PostgreSQL every writer of every process queued on that row (89 % of the active
+ * backends' samples waited on a lock with 16 writers). See HistorySql.
+ */
+export function eventOrderMigration(dialect: Dialect): Knex.Migration {
+  return {
+    async up(knex) {
+      await knex.schema.alterTable(EVENTS, (t) => {
+        t.bigInteger('k').notNullable().defaultTo(0);
+        t.bigInteger('xid').notNullable().defaultTo(0);
+      });
+      await dialect.history.migration.up(knex);
+    },
+    async down(knex) {
+      await dialect.history.migration.down(knex);
+      await knex.schema.alterTable(EVENTS, (t) => {
+        t.dropColumn('xid');
+        t.dropColumn('k');
+      });
+    },
+  };
+}
+
+/**
+ * Where an event stands in the order of delivery: its transaction's place (`k`: 0 on SQLite,
+ * where ids alone order events) and its id, as one number that compares as that pair does.
+ */
+export type Position = bigint;
+
+const SHIFT = 64n;
+
+export function positionOf(k: number, event: number): Position {
+  return (BigInt(k) << SHIFT) | BigInt(event);
+}
+
+/** The (k, event) pair of a position. */
+export function positionParts(position: Position): [k: number, event: number] {
+  return [Number(position >> SHIFT), Number(position & ((1n << SHIFT) - 1n))];
+}
+
+/** Before every event. */
+export const START: Position = 0n;
+
+/**
+ * The changes a new subscriber is not sent: those it has (up to a position, after a resume), or
+ * those committed before it asked. On SQLite a position says both. On PostgreSQL a change
+ * committed before may still stand after the horizon (an older transaction was running), so
+ * what was committed before is the snapshot taken when the subscriber asked: its writer's
+ * transaction is visible in it.
+ */
+export interface Floor {
+  covers(event: ChangeEvent): boolean;
+}
+
+/** Every change up to `position`. */
+export function upTo(position: Position): Floor {
+  return { covers: (event) => event.position <= position };
 }
 
 /** `row` (a parenthesised list of placeholders) `count` times, comma-separated: a multi-row VALUES. */
@@ -94,6 +145,8 @@ export function rowsOf(row: string, count: number): string {
 
 interface EventRow {
   event: number | string;
+  k: number | string;
+  xid: number | string;
   kind: string;
   id: string;
   ts: number | string;
@@ -110,17 +163,16 @@ interface EventRow {
 export const KEY_READ_EVENTS = 100;
 
 function changeEvent(r: EventRow): ChangeEvent {
-  return { event: Number(r.event), kind: r.kind, id: r.id, ts: Number(r.ts), action: r.action, doc: r.action === 'DELETE' ? null : r.doc };
+  return { event: Number(r.event), position: positionOf(Number(r.k), Number(r.event)), writer: Number(r.xid), kind: r.kind, id: r.id, ts: Number(r.ts), action: r.action, doc: r.action === 'DELETE' ? null : r.doc };
 }
 
-/** Reads the event log: what changed after an event id, and where it ends. */
+/** Reads the event log: what changed after a position, and where the final events end. */
 export class EventLog {
-  private readonly lastSql = `SELECT last FROM ${EVENT_COUNTER} WHERE id = 1`;
   private readonly previousSql: string;
 
   /**
-   * Events after an id, with their documents, up to a limit: the change feed's read after every
-   * commit. The limit is written into the text (one statement per limit; the feed uses one):
+   * Events after a position, with their documents, up to a limit: the change feed's read after
+   * every commit. The limit is written into the text (one statement per limit; the feed uses one):
    * SQLite ran the statement in 2.8 µs with `LIMIT 100` and 8.7 µs with `LIMIT ?` bound to 100.
    */
   private readonly afterSql: (limit: number) => string;
@@ -128,25 +180,48 @@ export class EventLog {
   constructor(private readonly db: Database) {
     this.previousSql = `SELECT ts FROM resource_history WHERE kind = ? AND id = ? AND ts < ? AND NOT deleted ORDER BY ts DESC LIMIT 1`;
     const doc = db.dialect.columns.documentText(db.reader, 'h.doc', 'doc').toString();
+    const { history } = db.dialect;
     this.afterSql = (limit) =>
-      `SELECT e.event, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE e.event > ? ORDER BY e.event LIMIT ${Math.trunc(limit)}`;
+      `SELECT e.event, e.k, e.xid, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE ${history.after('e', START).sql} ORDER BY ${history.order('e')} LIMIT ${Math.trunc(limit)}`;
   }
 
-  /** The newest committed event id (0 before any). */
-  async last(): Promise<number> {
-    return this.guard(async () => Number(((await this.db.keys.one(this.lastSql, [])) as { last: number | string } | undefined)?.last ?? 0));
-  }
-
-  /** Up to `limit` events after `event`, oldest first, of `kinds` (all when absent), with their documents. */
-  async after(event: number, limit: number, kinds?: readonly string[], id?: string): Promise<ChangeEvent[]> {
+  /** A position after every event final now, before every event that is not (nor committed) yet. */
+  async last(): Promise<Position> {
     return this.guard(async () => {
-      if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all(this.afterSql(limit), [event])) as unknown as EventRow[]).map(changeEvent);
+      const row = (await this.db.keys.one(this.db.dialect.history.horizon, [])) as { k: number | string; event: number | string | null } | undefined;
+      return row ? positionOf(Number(row.k), Number(row.event ?? 0)) : START;
+    });
+  }
+
+  /** What a subscriber that asks now must not be sent: the changes committed before now. */
+  async now(): Promise<Floor> {
+    return this.guard(async () => {
+      const { history } = this.db.dialect;
+      const row = await this.db.keys.one(history.now.sql, []);
+      if (!row) throw new Error('the event log has no position');
+      return history.now.floor(row);
+    });
+  }
+
+  /** The position of the event with id `event`; undefined when there is no such event. */
+  async position(event: number): Promise<Position | undefined> {
+    return this.guard(async () => {
+      const row = (await this.db.keys.one(this.db.dialect.history.positionOf, [event])) as { k: number | string } | undefined;
+      return row ? positionOf(Number(row.k), event) : undefined;
+    });
+  }
+
+  /** Up to `limit` final events after `position`, in order, of `kinds` (all when absent), with their documents. */
+  async after(position: Position, limit: number, kinds?: readonly string[], id?: string): Promise<ChangeEvent[]> {
+    return this.guard(async () => {
+      const after = this.db.dialect.history.after('e', position);
+      if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all(this.afterSql(limit), after.bindings)) as unknown as EventRow[]).map(changeEvent);
       const knex = this.db.reader;
       const query = knex({ e: EVENTS })
         .leftJoin({ h: 'resource_history' }, (join) => join.on('h.kind', 'e.kind').andOn('h.id', 'e.id').andOn('h.ts', 'e.ts'))
-        .select('e.event', 'e.kind', 'e.id', 'e.ts', 'e.action', this.db.dialect.columns.documentText(knex, 'h.doc', 'doc'))
-        .where('e.event', '>', event)
-        .orderBy('e.event')
+        .select('e.event', 'e.k', 'e.xid', 'e.kind', 'e.id', 'e.ts', 'e.action', this.db.dialect.columns.documentText(knex, 'h.doc', 'doc'))
+        .whereRaw(after.sql, after.bindings as Knex.RawBinding[])
+        .orderByRaw(this.db.dialect.history.order('e'))
         .limit(limit);
       if (kinds) query.whereIn('e.kind', kinds);
       if (id !== undefined) query.where('e.id', id);

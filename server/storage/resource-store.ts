@@ -5,8 +5,7 @@ import type { Row, WriteJob } from './dialect.js';
 import type { CurrentCache } from './current-cache.js';
 import type { TextRun } from './document-text.js';
 import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
-import { recordChanges, rowsOf, type Change } from './events.js';
-import { Pacer } from './pace.js';
+import { rowsOf } from './events.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
 import { QueryCompiler } from './query-sql.js';
@@ -86,7 +85,7 @@ interface CurrentRow {
  */
 export class ResourceStore {
   private readonly compiler: QueryCompiler;
-  private readonly committed: (() => void)[] = [];
+  private readonly commitListeners: (() => void)[] = [];
   /** The listeners will be told on the next turn (see write). */
   private telling = false;
   /** The key reads every GET makes, as SQL for the key reader. */
@@ -120,72 +119,65 @@ export class ResourceStore {
   /**
    * Insert resources of any kinds, all or nothing, in one transaction. An id that is live (or
    * that an earlier item of the same call inserts) gets a new version; a deleted resource's id
-   * continues after its old versions.
+   * continues after its old versions. Resources whose ids were all made for them need no lock
+   * and no read: they are appended (Pools.append), together with the appends that arrive beside.
    */
   async insert(resources: readonly NewResource[]): Promise<Inserted[]> {
     /** Client-chosen ids per kind: only those can already exist. */
     const chosen = new Map<string, Set<string>>();
     for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
 
-    const inserted = await this.cached(resources, () => this.write(async (trx) => {
-      const sql = this.statements(trx);
-      /** The newest stored ts per `kind/id`, and whether that resource is live now. */
-      const newest = new Map<string, { ts: number; live: boolean }>();
-      for (const [kind, set] of chosen) {
-        const keys = [...set];
-        await this.db.dialect.locking.lockResources(trx, kind, keys);
-        for (const part of chunks(keys, INSERT_CHUNK)) {
-          const ids = rowsOf('?', part.length);
-          const live = new Set((await sql.rows(`SELECT id FROM ${CURRENT} WHERE kind = ? AND id IN (${ids})`, [kind, ...part])).map((row) => String(row.id)));
-          const rows = await sql.rows(`SELECT id, MAX(ts) AS ts FROM ${HISTORY} WHERE kind = ? AND id IN (${ids}) GROUP BY id`, [kind, ...part]);
-          for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
-        }
+    const inserted = await this.cached(resources, async () => {
+      if (chosen.size === 0) {
+        const stored = resources.map((r): Inserted => {
+          const ts = nextTs(undefined);
+          return { kind: r.kind, id: r.id, ts, doc: JSON.stringify(r.build(r.id, ts)), replaced: false };
+        });
+        await this.committed(() => this.db.append(stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: 'POST' as const, fresh: true }))));
+        return stored;
       }
-      /** Current rows to replace: resources live before this insert. */
-      const replacedRows = new Map<string, string[]>();
-      for (const [key, { live }] of newest) {
-        if (!live) continue;
-        const kind = key.slice(0, key.indexOf('/'));
-        (replacedRows.get(kind) ?? replacedRows.set(kind, []).get(kind)!).push(key.slice(kind.length + 1));
-      }
-      const stored: Inserted[] = [];
-      for (let i = 0; i < resources.length; i++) {
-        const resource = resources[i]!;
-        const id = resource.id;
-        const key = `${resource.kind}/${id}`;
-        const before = newest.get(key);
-        if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
-        // A replay is of a live resource's version; an id whose resource was deleted starts anew
-        // (BLiPP re-registers a deleted measurement by posting the representation it kept).
-        if (resource.replayedTs !== undefined && before?.live) {
-          const replay = await sql.rows(this.sql.liveVersion, [resource.kind, id, resource.replayedTs]);
-          if (replay.length > 0) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
+      return this.write(async (trx) => {
+        const sql = this.statements(trx);
+        /** The newest stored ts per `kind/id`, and whether that resource is live now. */
+        const newest = new Map<string, { ts: number; live: boolean }>();
+        for (const [kind, set] of chosen) {
+          const keys = [...set];
+          await this.db.dialect.locking.lockResources(trx, kind, keys);
+          for (const part of chunks(keys, INSERT_CHUNK)) {
+            const ids = rowsOf('?', part.length);
+            const live = new Set((await sql.rows(`SELECT id FROM ${CURRENT} WHERE kind = ? AND id IN (${ids})`, [kind, ...part])).map((row) => String(row.id)));
+            const rows = await sql.rows(`SELECT id, MAX(ts) AS ts FROM ${HISTORY} WHERE kind = ? AND id IN (${ids}) GROUP BY id`, [kind, ...part]);
+            for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
+          }
         }
-        const ts = nextTs(before?.ts);
-        newest.set(key, { ts, live: true });
-        stored.push({ kind: resource.kind, id, ts, doc: JSON.stringify(resource.build(id, ts)), replaced: before?.live === true });
-      }
-      const byKind = new Map<string, Inserted[]>();
-      for (const r of stored) (byKind.get(r.kind) ?? byKind.set(r.kind, []).get(r.kind)!).push(r);
-      const pacer = new Pacer();
-      for (const [kind, list] of byKind) {
-        for (const part of chunks(list, INSERT_CHUNK)) {
-          await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES ${rowsOf('(?, ?, ?, ?, FALSE)', part.length)}`, part.flatMap((r) => [kind, r.id, r.ts, r.doc]));
-          await pacer.breathe();
+        const stored: Inserted[] = [];
+        /** Versions of ids nothing stored has: no earlier event to order after. */
+        const fresh = new Set<Inserted>();
+        for (let i = 0; i < resources.length; i++) {
+          const resource = resources[i]!;
+          const id = resource.id;
+          const key = `${resource.kind}/${id}`;
+          const before = newest.get(key);
+          if (before?.live && resource.createOnly) throw new PreconditionFailed(`a ${resource.kind} resource with id "${id}" exists already`, i);
+          // A replay is of a live resource's version; an id whose resource was deleted starts anew
+          // (BLiPP re-registers a deleted measurement by posting the representation it kept).
+          if (resource.replayedTs !== undefined && before?.live) {
+            const replay = await sql.rows(this.sql.liveVersion, [resource.kind, id, resource.replayedTs]);
+            if (replay.length > 0) throw new ResourceConflict(`a representation of "${id}" with ts ${resource.replayedTs} exists already`, i);
+          }
+          const ts = nextTs(before?.ts);
+          newest.set(key, { ts, live: true });
+          const version: Inserted = { kind: resource.kind, id, ts, doc: JSON.stringify(resource.build(id, ts)), replaced: before?.live === true };
+          stored.push(version);
+          if (before === undefined) fresh.add(version);
         }
-        for (const part of chunks(replacedRows.get(kind) ?? [], INSERT_CHUNK)) {
-          await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id IN (${rowsOf('?', part.length)})`, [kind, ...part]);
-        }
-        // An id inserted twice in one call: its last version is the current one.
-        const last = [...new Map(list.map((r) => [r.id, r])).values()];
-        for (const part of chunks(last, INSERT_CHUNK)) {
-          await sql.run(`INSERT INTO ${CURRENT} (kind, id, ts, doc) VALUES ${rowsOf('(?, ?, ?, ?)', part.length)}`, part.flatMap((r) => [kind, r.id, r.ts, r.doc]));
-          await pacer.breathe();
-        }
-      }
-      await recordChanges(trx, this.db.dialect, stored.map((r): Change => ({ kind: r.kind, id: r.id, ts: r.ts, action: r.replaced ? 'PUT' : 'POST' })));
-      return stored;
-    }));
+        await this.db.dialect.history.storeVersions(
+          trx,
+          stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: r.replaced ? 'PUT' : 'POST', fresh: fresh.has(r) })),
+        );
+        return stored;
+      });
+    });
     // In order: an id inserted twice in one call ends with its last version.
     for (const r of inserted) this.cache?.put(r.kind, { id: r.id, ts: r.ts, doc: r.doc });
     return inserted;
@@ -206,9 +198,7 @@ export class ResourceStore {
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, ?, FALSE)`, [kind, id, ts, doc]);
-      await sql.run(`UPDATE ${CURRENT} SET ts = ?, doc = ? WHERE kind = ? AND id = ?`, [ts, doc, kind, id]);
-      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'PUT' }]);
+      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
       return { id, ts, doc };
     }));
     this.cache?.put(kind, updated);
@@ -220,10 +210,7 @@ export class ResourceStore {
     await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
-      const ts = nextTs(current.ts);
-      await sql.run(`INSERT INTO ${HISTORY} (kind, id, ts, doc, deleted) VALUES (?, ?, ?, NULL, TRUE)`, [kind, id, ts]);
-      await sql.run(`DELETE FROM ${CURRENT} WHERE kind = ? AND id = ?`, [kind, id]);
-      await recordChanges(trx, this.db.dialect, [{ kind, id, ts, action: 'DELETE' }]);
+      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
     }));
     this.cache?.forget(kind, id);
   }
@@ -380,27 +367,35 @@ export class ResourceStore {
 
   /** Call `listener` after each committed write (the change feed reads the event log then). */
   onCommitted(listener: () => void): void {
-    this.committed.push(listener);
+    this.commitListeners.push(listener);
   }
 
   /**
    * One write job (SQLite: committed with the jobs that arrive beside it; see Pools.write), and
    * the listeners of onCommitted told once it has committed. The measurement store writes
    * through it too, so the change feed hears of its appends.
-   *
-   * The listeners are told on the next turn of the event loop, after the writer's answer is on
-   * its way: the change feed reads the new events at once (a prepared statement on SQLite) and
-   * sends every subscriber its frame, and told in the same turn it did so before the write's
-   * 2xx was written (1,000 subscribers: all 200,000 frames of the bench's latency row arrived
-   * before their writes' answers). The writes of one turn share one read.
    */
-  async write<T>(job: WriteJob<T>): Promise<T> {
-    const result = await classified(this.db.dialect.errors, () => this.db.write(job));
-    if (this.committed.length > 0 && !this.telling) {
+  write<T>(job: WriteJob<T>): Promise<T> {
+    return this.committed(() => this.db.write(job));
+  }
+
+  /**
+   * `work`, a write, with the database's errors classified, and once it has committed: the
+   * listeners of onCommitted, and the other processes on the same database (an announcement),
+   * told on the next turn of the event loop, after the writer's answer is on its way. The
+   * change feed reads the new events at once (a prepared statement on SQLite) and sends every
+   * subscriber its frame: told in the same turn, it did so before the write's 2xx was written
+   * (1,000 subscribers: all 200,000 frames of the bench's latency row arrived before their
+   * writes' answers). The writes of one turn share one read, and one announcement.
+   */
+  private async committed<T>(work: () => Promise<T>): Promise<T> {
+    const result = await classified(this.db.dialect.errors, work);
+    if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
         this.telling = false;
-        for (const listener of this.committed) listener();
+        for (const listener of this.commitListeners) listener();
+        this.db.dialect.announcements.announce();
       });
     }
     return result;

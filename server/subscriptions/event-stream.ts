@@ -8,6 +8,7 @@ import type { ParsedQuery } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
 import type { Admission } from './admission.js';
 import type { Hub, Published } from './hub.js';
+import { START, upTo, type Position } from '../storage/events.js';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
@@ -28,12 +29,21 @@ export function wantsEventStream(ctx: RouterContext): boolean {
   return /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(ctx.get('accept'));
 }
 
-/** The event id a reconnecting client sends (EventSource: the Last-Event-ID header). */
-function lastEventId(ctx: RouterContext): number | undefined {
+/**
+ * Where a reconnecting client stopped: the position of the event whose id it sends (EventSource:
+ * the Last-Event-ID header), undefined without one. Ids identify events; their order is the
+ * event log's (on PostgreSQL not always the ids' own), so the id is looked up.
+ */
+async function lastEventPosition(ctx: RouterContext, hub: Hub): Promise<Position | undefined> {
   const header = ctx.get('last-event-id').trim();
   if (header === '') return undefined;
-  if (!/^\d{1,16}$/.test(header)) throw new HttpError(400, 'Last-Event-ID must be an event id this service sent', [{ path: 'Last-Event-ID', message: header.slice(0, 100) }]);
-  return Number(header);
+  const refused = (why: string) => new HttpError(400, why, [{ path: 'Last-Event-ID', message: header.slice(0, 100) }]);
+  if (!/^\d{1,16}$/.test(header)) throw refused('Last-Event-ID must be an event id this service sent');
+  // 0: before every event (what a client that has seen none may send).
+  if (Number(header) === 0) return START;
+  const position = await hub.positionOf(Number(header));
+  if (position === undefined) throw refused('Last-Event-ID names no event of this service');
+  return position;
 }
 
 /** What one stream follows: a collection, or one resource of it, and the conditions a change must meet. */
@@ -43,7 +53,7 @@ export interface StreamTarget {
   readonly conditions: readonly Condition[];
 }
 
-/** One change as an SSE event: its id orders every change of the service; `data` renders its data line. */
+/** One change as an SSE event: its id names the change (Last-Event-ID resumes after it); `data` renders its data line. */
 function sseEvent(change: Published, data: (change: Published) => string): string {
   return `id: ${change.event}\nevent: ${change.action}\ndata: ${data(change)}\n\n`;
 }
@@ -72,10 +82,10 @@ export function followStream(ctx: RouterContext, kind: KindDescriptor, id: strin
  */
 export async function openStream(ctx: RouterContext, targets: readonly StreamTarget[], data: (change: Published) => string, options: EventStreamOptions): Promise<void> {
   const { hub, admission, bufferedBytes, logger, streams } = options;
-  const resumeAfter = lastEventId(ctx);
+  const resumeAfter = await lastEventPosition(ctx, hub);
   // What the client has, or what was committed before it asked: never sent. (This process may
   // be behind the one the client last read from.)
-  const floor = resumeAfter ?? (await hub.newestEvent());
+  const floor = resumeAfter === undefined ? await hub.now() : upTo(resumeAfter);
   if (!admission.enter()) throw new HttpError(503, `at most ${admission.limit} subscribers at once`, [], { 'Retry-After': '5' });
 
   const stream = new PassThrough();
@@ -127,7 +137,7 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
   stream.write(`retry: ${RETRY_MS}\n\n`);
 
   // Every subscription was added in the same turn, so they share the feed position.
-  const until = subscriptions[0]?.after ?? 0;
+  const until = subscriptions[0]?.after ?? START;
   if (resumeAfter === undefined || resumeAfter >= until) {
     held = undefined;
     return;

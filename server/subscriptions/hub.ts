@@ -4,7 +4,7 @@ import { matches, type Candidate } from '../query/match.js';
 import type { EventCondition } from '../query/tree.js';
 import type { Representations } from '../rest/representation.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
-import type { ChangeAction, ChangeEvent } from '../storage/events.js';
+import type { ChangeAction, ChangeEvent, Floor, Position } from '../storage/events.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import { Registry } from './registry.js';
 
@@ -41,8 +41,8 @@ export interface Subscription {
   readonly kind: KindDescriptor;
   readonly id?: string;
   readonly conditions: readonly EventCondition[];
-  /** Changes up to this event are not for it (it has them, or they were committed before it asked). */
-  readonly floor?: number;
+  /** Changes it is not sent: it has them, or they were committed before it asked. */
+  readonly floor?: Floor;
   /** Called for each change that matches, in event order; must not throw. */
   deliver(change: Published): void;
 }
@@ -97,8 +97,8 @@ export class Hub {
   private readonly kinds: ReadonlyMap<string, KindDescriptor>;
   private readonly outside: ReadonlyMap<string, OutsideCollection>;
   private queue: Promise<void> = Promise.resolve();
-  /** The last event offered to the subscriptions. */
-  private offered = 0;
+  /** The position of the last event offered to the subscriptions. */
+  private offered: Position = 0n;
   private unlisten: (() => void) | undefined;
 
   constructor(
@@ -118,8 +118,8 @@ export class Hub {
     return this.registry.size;
   }
 
-  /** Register `subscription`; it hears every change after the one returned. Returns how to end it. */
-  add(subscription: Subscription): { readonly after: number; readonly remove: () => void } {
+  /** Register `subscription`; it hears every change after the position returned. Returns how to end it. */
+  add(subscription: Subscription): { readonly after: Position; readonly remove: () => void } {
     if (!this.unlisten) {
       this.offered = this.feed.delivered;
       this.unlisten = this.feed.subscribe((events) => {
@@ -144,13 +144,13 @@ export class Hub {
    * subscriptions of its collection (and resource) whose conditions it meets. Resolves once they
    * are all delivered; between batches it waits for `ready` (the subscriber can take more).
    */
-  async replay(subscriptions: readonly Subscription[], from: number, until: number, ready: () => Promise<void>): Promise<void> {
+  async replay(subscriptions: readonly Subscription[], from: Position, until: Position, ready: () => Promise<void>): Promise<void> {
     const collections = [...new Set(subscriptions.map((s) => s.kind.collection))];
     // One resource's stream reads only its rows; a stream of several reads their collections'.
     const id = subscriptions.length === 1 ? subscriptions[0]!.id : undefined;
     for (let position = from; position < until; ) {
       const events = await this.feed.log.after(position, REPLAY_BATCH, collections, id);
-      const due = events.filter((e) => e.event <= until);
+      const due = events.filter((e) => e.position <= until);
       const texts = await this.outsideTexts(due);
       for (const event of due) {
         for (const subscription of subscriptions) {
@@ -160,14 +160,19 @@ export class Hub {
         }
       }
       if (due.length < REPLAY_BATCH) return;
-      position = due.at(-1)!.event;
+      position = due.at(-1)!.position;
       await ready();
     }
   }
 
-  /** The newest committed event, as the event log says now. */
-  newestEvent(): Promise<number> {
-    return this.feed.log.last();
+  /** The changes committed before now, as the event log says now: a new subscriber's floor. */
+  now(): Promise<Floor> {
+    return this.feed.log.now();
+  }
+
+  /** The position of the event with id `event` (an SSE event id); undefined for an id the log does not have. */
+  positionOf(event: number): Promise<Position | undefined> {
+    return this.feed.log.position(event);
   }
 
   /** The document of the version a deletion ended, as clients saw it. */
@@ -211,12 +216,12 @@ export class Hub {
       if (prepared) {
         const resource = interest.byValue ? await prepared.resource() : undefined;
         for (const subscription of this.registry.candidates(event.kind, event.id, resource?.document)) {
-          if (subscription.floor !== undefined && event.event <= subscription.floor) continue;
+          if (subscription.floor?.covers(event)) continue;
           const matched = prepared.matches(subscription.conditions);
           if (matched === true || (matched !== false && (await matched))) subscription.deliver(prepared.published);
         }
       }
-      this.offered = event.event;
+      this.offered = event.position;
     }
   }
 }

@@ -11,6 +11,7 @@ import { subscriptionConditions } from '../query/unis-subscription.js';
 import type { Admission } from './admission.js';
 import { unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
+import type { Floor } from '../storage/events.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping is dropped. */
 const PING_MS = 30_000;
@@ -36,8 +37,8 @@ interface Request {
 }
 
 /** An error frame: the socket stays open. */
-function errorFrame(message: string, path = ''): string {
-  return JSON.stringify({ error: { status: 400, message, details: [{ path, message }] } });
+function errorFrame(message: string, path = '', status = 400): string {
+  return JSON.stringify({ error: { status, message, details: [{ path, message }] } });
 }
 
 /** Refuse an upgrade with an HTTP answer (the socket is no WebSocket yet). */
@@ -56,9 +57,17 @@ function refuse(socket: Duplex, status: number, reason: string, message: string,
 export function attachUnisSockets(server: Server, options: UnisSocketOptions): { close(): void } {
   const { hub, authenticator, admission, limits, logger } = options;
   const kinds = new Map(options.kinds.map((k) => [k.collection, k]));
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false });
+  // Pings are answered in turn with the subscription messages before them (see Subscriber).
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false, autoPong: false });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    void upgrade(req, socket, head).catch((error: unknown) => {
+      logger.error({ err: error }, 'WebSocket upgrade failed');
+      socket.destroy();
+    });
+  });
+
+  const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const endpoint = ENDPOINT.exec(url.pathname);
     if (!endpoint) return refuse(socket, 404, 'Not Found', 'no WebSocket endpoint here; subscribe at /subscribe');
@@ -71,12 +80,22 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
       return refuse(socket, 401, 'Unauthorized', error.message, 'WWW-Authenticate: Bearer realm="topocat"\r\n');
     }
     if (!admission.enter()) return refuse(socket, 503, 'Service Unavailable', `at most ${admission.limit} subscribers at once`, 'Retry-After: 5\r\n');
+    // Where the URL's subscription starts, read before the handshake ends: the client can write
+    // nothing it expects to hear before it knows the socket is open.
+    let floor: Floor;
+    try {
+      floor = await hub.now();
+    } catch (error) {
+      admission.leave();
+      logger.warn({ err: error }, 'a subscriber was refused: the event log could not be read');
+      return refuse(socket, 503, 'Service Unavailable', 'the change feed is unavailable; try again', 'Retry-After: 1\r\n');
+    }
     sockets.handleUpgrade(req, socket, head, (ws) => {
       const collection = endpoint[1] === undefined ? undefined : decodeURIComponent(endpoint[1]);
       const id = endpoint[2] === undefined ? undefined : decodeURIComponent(endpoint[2]);
-      new Subscriber(ws, kinds, hub, limits, logger, () => admission.leave()).open(collection, id, url.searchParams);
+      new Subscriber(ws, kinds, hub, limits, logger, () => admission.leave()).open(collection, id, url.searchParams, floor);
     });
-  });
+  };
 
   const ping = setInterval(() => {
     for (const ws of sockets.clients) {
@@ -98,10 +117,16 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
   };
 }
 
-/** One socket: its subscriptions, its frames, its end. */
+/**
+ * One socket: its subscriptions, its frames, its end. A subscription hears the changes committed
+ * after its message arrived: the position it starts from is read from the event log first, so
+ * messages (and the pings after them, which UNIS clients and the tests use to know their
+ * subscriptions are in place) are handled one after the other, each once the one before is done.
+ */
 class Subscriber {
   private readonly removals = new Map<string, () => void>();
   private closing = false;
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ws: WebSocket,
@@ -112,7 +137,8 @@ class Subscriber {
     left: () => void,
   ) {
     ws.on('pong', () => ((ws as WebSocket & { stale?: boolean }).stale = false));
-    ws.on('message', (data, binary) => this.message(binary ? undefined : data.toString()));
+    ws.on('message', (data, binary) => this.inTurn(() => this.message(binary ? undefined : data.toString())));
+    ws.on('ping', (data) => this.inTurn(async () => ws.pong(data)));
     ws.on('error', (error) => this.logger.debug({ err: error }, 'subscriber socket error'));
     ws.once('close', () => {
       for (const remove of this.removals.values()) remove();
@@ -121,8 +147,13 @@ class Subscriber {
     });
   }
 
+  /** `work` after what the messages before it asked for is done. */
+  private inTurn(work: () => Promise<void>): void {
+    this.turn = this.turn.then(work).catch((error: unknown) => this.logger.error({ err: error }, 'a subscription message failed'));
+  }
+
   /** The subscription the URL asks for, if it names a collection. */
-  open(collection: string | undefined, id: string | undefined, parameters: URLSearchParams): void {
+  open(collection: string | undefined, id: string | undefined, parameters: URLSearchParams, floor: Floor): void {
     if (collection === undefined) return;
     let query: unknown = {};
     const text = parameters.get('query');
@@ -135,10 +166,10 @@ class Subscriber {
       }
     }
     const fields = parameters.get('fields');
-    this.subscribe({ resourceType: id === undefined ? collection : `${collection}/${id}`, query, ...(fields ? { fields: fields.split(',') } : {}) });
+    this.subscribe({ resourceType: id === undefined ? collection : `${collection}/${id}`, query, ...(fields ? { fields: fields.split(',') } : {}) }, floor);
   }
 
-  private message(text: string | undefined): void {
+  private async message(text: string | undefined): Promise<void> {
     let request: Request;
     try {
       request = JSON.parse(text ?? '') as Request;
@@ -153,10 +184,18 @@ class Subscriber {
     // dlt-web ends per-resource interest with {"id", "disconnect": true}; UNIS read it as a
     // subscription of no collection and did nothing, and so does this service.
     if (request.resourceType === undefined && (request as { disconnect?: unknown }).disconnect !== undefined) return;
-    this.subscribe(request);
+    let floor: Floor;
+    try {
+      floor = await this.hub.now();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'a subscription was refused: the event log could not be read');
+      this.send(errorFrame('the change feed is unavailable; send the subscription again', '', 503));
+      return;
+    }
+    this.subscribe(request, floor);
   }
 
-  private subscribe(request: Request): void {
+  private subscribe(request: Request, floor: Floor): void {
     if (typeof request.resourceType !== 'string') {
       this.send(errorFrame('resourceType must name a collection, or a collection/id', 'resourceType'));
       return;
@@ -199,6 +238,7 @@ class Subscriber {
       kind,
       ...(id !== undefined ? { id } : {}),
       conditions,
+      floor,
       deliver: (change) => this.send(unisFrame(change, fields as string[] | undefined)),
     });
     this.removals.set(key, remove);

@@ -208,7 +208,7 @@ export class MeasurementStore {
       }
       // Each batch's event carries the floor of its smallest ts: where its points start (see tables.ts).
       const changes = mids.map((mid): Change => ({ kind: DATA_COLLECTION, id: mid, ts: Math.floor(live.get(mid)!.reduce((least, p) => Math.min(least, p.ts), now)), action: 'POST' }));
-      const first = await recordChanges(trx, this.db.dialect, changes);
+      const events = await recordChanges(trx, this.db.dialect, changes);
       const pacer = new Pacer();
       const results: Appended[] = [];
       for (const [i, mid] of mids.entries()) {
@@ -219,7 +219,7 @@ export class MeasurementStore {
         let stored = 0;
         // In slices, so that a large batch gives the event loop its turns (reads wait for a slice, not for the batch).
         for (let from = 0; from < points.length; from += INSERT_SLICE) {
-          stored += (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, first + i, JSON.stringify(points.slice(from, from + INSERT_SLICE))])).changes;
+          stored += (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, events[i], JSON.stringify(points.slice(from, from + INSERT_SLICE))])).changes;
           await pacer.breathe();
         }
         const dropped = await this.prune(trx, mid, series.points + stored, series.collectionSize, cutoff);

@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools, Row } from '../../dialect.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
+import { MergedAppends } from './appends.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
@@ -62,14 +63,19 @@ export class PostgresConnections implements Connections {
       },
       ...knexLog(logger),
     });
+    const appends = new MergedAppends(knex);
     return {
       reader: knex,
       writer: knex,
       keys: new PostgresKeyReader(knex),
       write: (job) => knex.transaction(job),
+      append: (versions) => appends.append(versions),
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
-      close: () => knex.destroy(),
+      async close() {
+        await appends.idle();
+        await knex.destroy();
+      },
     };
   }
 }

@@ -3,6 +3,7 @@ import { PostgresAnnouncements } from './announcements.js';
 import { PostgresConnections } from './connections.js';
 import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
+import { postgresHistory } from './history.js';
 import { PostgresLocking } from './locking.js';
 import { PostgresMaintenance } from './maintenance.js';
 import { postgresPoints } from './points.js';
@@ -27,6 +28,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     errors: postgresErrors,
     points: postgresPoints,
     statements: postgresStatements,
+    history: postgresHistory,
     announcements: new PostgresAnnouncements(settings),
   };
 }

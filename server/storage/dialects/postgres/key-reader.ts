@@ -1,11 +1,7 @@
 import type { Knex } from 'knex';
 import type { Row } from '../../dialect.js';
 import type { KeyReader } from '../../key-reader.js';
-
-/** The parts of a pooled `pg` client a key lookup uses. */
-interface PgQueryable {
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: Row[] }>;
-}
+import { preparedStatement, type PgQueryable } from './prepared.js';
 
 /**
  * Key lookups as named prepared statements on the reader pool's connections: pg prepares each
@@ -13,8 +9,6 @@ interface PgQueryable {
  * which turn an outage into 503s) is knex's.
  */
 export class PostgresKeyReader implements KeyReader {
-  private readonly statements = new Map<string, { name: string; text: string }>();
-
   constructor(private readonly knex: Knex) {}
 
   async one(sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
@@ -22,17 +16,10 @@ export class PostgresKeyReader implements KeyReader {
   }
 
   async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      let n = 0;
-      statement = { name: `topocat_key_${this.statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
-      this.statements.set(sql, statement);
-    }
     const client = this.knex.client as { acquireConnection(): Promise<PgQueryable>; releaseConnection(c: PgQueryable): Promise<void> };
     const connection = await client.acquireConnection();
     try {
-      const result = await connection.query({ ...statement, values: bindings });
-      return result.rows;
+      return (await connection.query({ ...preparedStatement(sql), values: bindings })).rows as Row[];
     } finally {
       await client.releaseConnection(connection);
     }

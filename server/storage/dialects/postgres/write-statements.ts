@@ -1,10 +1,17 @@
 import type { Knex } from 'knex';
 import type { Row, StatementResult, WriteStatements } from '../../dialect.js';
+import { preparedStatement, type PgQueryable } from './prepared.js';
 
-/** Through knex's raw queries: on PostgreSQL the round trip, not the builder, is what a statement costs. */
+/**
+ * On the transaction's own connection (knex's transaction client hands it out), as a named
+ * prepared statement: PostgreSQL parses and plans each text once per session, and the driver
+ * then sends only the values. Through knex's raw queries each statement cost its builder,
+ * binding rewrite and runner on the event loop besides the round trip.
+ */
 export const postgresStatements: WriteStatements = {
   async run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult> {
-    const result = (await trx.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[]; rowCount: number | null };
-    return { rows: result.rows, changes: result.rowCount ?? 0 };
+    const connection = await (trx.client as unknown as { acquireConnection(): Promise<PgQueryable> }).acquireConnection();
+    const result = await connection.query({ ...preparedStatement(sql), values: bindings });
+    return { rows: result.rows as Row[], changes: result.rowCount ?? 0 };
   },
 };

@@ -6,7 +6,7 @@ import type { Announcements } from '../../dialect.js';
  */
 export const sqliteAnnouncements: Announcements = {
   reachOtherProcesses: false,
-  async announce(): Promise<void> {},
+  announce(): void {},
   async listen(): Promise<() => Promise<void>> {
     return async () => {};
   },

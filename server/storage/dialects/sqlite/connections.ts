@@ -4,6 +4,7 @@ import type { Connections, PoolOptions, Pools } from '../../dialect.js';
 import { knexLog } from '../../knex-log.js';
 import { Checkpoints } from './checkpoints.js';
 import { GroupCommit } from './group-commit.js';
+import { sqliteHistory } from './history.js';
 import { preparedOnceClient } from './knex-client.js';
 import { workerReadClient } from './read-client.js';
 import { SqliteKeyReader } from './key-reader.js';
@@ -70,6 +71,7 @@ export class SqliteConnections implements Connections {
       writer,
       keys,
       write: (job) => commits.run(job),
+      append: (versions) => commits.run((trx) => sqliteHistory.storeVersions(trx, versions)),
       stream: (query) => streamRows(reader, query),
       streamTexts: (query, run) => streamTexts(reader, query, run),
       async close() {

@@ -5,6 +5,7 @@ import { sqliteAnnouncements } from './announcements.js';
 import { SqliteConnections } from './connections.js';
 import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
+import { sqliteHistory } from './history.js';
 import { sqliteLocking } from './locking.js';
 import { SqliteMaintenance } from './maintenance.js';
 import { sqlitePoints } from './points.js';
@@ -33,6 +34,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     errors: sqliteErrors,
     points: sqlitePoints,
     statements: sqliteStatements,
+    history: sqliteHistory,
     announcements: sqliteAnnouncements,
   };
 }

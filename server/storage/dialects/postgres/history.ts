@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import type { HistorySql, SqlFragment, VersionRow } from '../../dialect.js';
+import { EVENT_COUNTER, EVENTS, positionParts, type Change, type Floor, type Position } from '../../events.js';
+import type { PgQueryable } from './prepared.js';
+import { preparedStatement } from './prepared.js';
+
+const SEQUENCE = 'resource_events_event_seq';
+
+/** The horizon: transactions with a smaller id have all ended; none that commits later can be among them. */
+const XMIN = 'txid_snapshot_xmin(txid_current_snapshot())';
+
+/**
+ * An event's `k`: the id of its transaction, or the `k` of the resource's previous event when
+ * that is larger (a writer that got its transaction id before the previous writer of the same
+ * resource committed, and then waited for its lock), so a resource's events never go back in
+ * order. An id made for this very insert has no previous event to look up.
+ */
+const K = `CASE WHEN o.fresh THEN txid_current() ELSE GREATEST(txid_current(), COALESCE((SELECT max(x.k) FROM ${EVENTS} x WHERE x.kind = o.kind AND x.id = o.id), 0)) END`;
+
+/** The events of `source` (kind, id, ts, action, fresh, ordered by n) inserted, ids taken in that order. */
+const insertEvents = (source: string): string =>
+  `INSERT INTO ${EVENTS} (event, k, kind, id, ts, action) SELECT nextval('${SEQUENCE}'), ${K}, o.kind, o.id, o.ts, o.action FROM (${source}) o RETURNING event, kind, id, ts`;
+
+/**
+ * Every version, its current row and its event in one statement (one round trip; PostgreSQL runs
+ * the parts with one snapshot). The versions arrive as one JSON array, so the statement's text
+ * is the same for one version or ten thousand, and the documents, already JSON text, are joined
+ * rather than escaped into an array literal.
+ */
+const STORE_VERSIONS = `WITH v AS MATERIALIZED (
+  SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, doc jsonb, action text, fresh boolean)) WITH ORDINALITY AS v(kind, id, ts, doc, action, fresh, n)
+), h AS (
+  INSERT INTO resource_history (kind, id, ts, doc, deleted) SELECT kind, id, ts, doc, doc IS NULL FROM v
+), last AS MATERIALIZED (
+  SELECT DISTINCT ON (kind, id) kind, id, ts, doc FROM v ORDER BY kind, id, n DESC
+), c AS (
+  INSERT INTO resource_current (kind, id, ts, doc) SELECT kind, id, ts, doc FROM last WHERE doc IS NOT NULL
+  ON CONFLICT (kind, id) DO UPDATE SET ts = excluded.ts, doc = excluded.doc
+), d AS (
+  DELETE FROM resource_current r USING last WHERE last.doc IS NULL AND r.kind = last.kind AND r.id = last.id
+), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM v ORDER BY n')})
+SELECT event, kind, id, ts FROM e`;
+
+const RECORD = insertEvents(
+  `SELECT kind, id, ts, action, FALSE AS fresh FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, action text)) WITH ORDINALITY AS v(kind, id, ts, action, n) ORDER BY n`,
+);
+
+const member = (name: string, value: string | number | boolean): string => `${JSON.stringify(name)}:${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
+
+function changeJson(c: Change): string {
+  return `{${member('kind', c.kind)},${member('id', c.id)},${member('ts', c.ts)},${member('action', c.action)}`;
+}
+
+function versionsJson(versions: readonly VersionRow[]): string {
+  return `[${versions.map((v) => `${changeJson(v)},"doc":${v.doc ?? 'null'},"fresh":${v.fresh === true}}`).join(',')}]`;
+}
+
+/** The ids RETURNING gave, in the order of `changes` (each kind, id and ts is one change). */
+function idsInOrder(changes: readonly Change[], rows: readonly { event: number | string; kind: string; id: string; ts: number | string }[]): number[] {
+  const byChange = new Map(rows.map((r) => [`${r.kind}\u0000${r.id}\u0000${String(r.ts)}`, Number(r.event)]));
+  return changes.map((c) => {
+    const event = byChange.get(`${c.kind}\u0000${c.id}\u0000${String(c.ts)}`);
+    if (event === undefined) throw new Error(`the event of ${c.kind}/${c.id} at ${c.ts} was not returned`);
+    return event;
+  });
+}
+
+/**
+ * The changes committed before a snapshot (`xmin:xmax:xip,…`, txid_current_snapshot's text):
+ * those whose writer's transaction it sees, by PostgreSQL's rule of visibility.
+ */
+export function snapshotFloor(text: string): Floor {
+  const [xmin, xmax, running] = text.split(':');
+  const lowest = Number(xmin);
+  const next = Number(xmax);
+  const inProgress = new Set((running ?? '').split(',').filter((x) => x !== '').map(Number));
+  return { covers: (event) => event.writer < lowest || (event.writer < next && !inProgress.has(event.writer)) };
+}
+
+type Returned = { event: number | string; kind: string; id: string; ts: number | string }[];
+
+/** The connection a knex transaction runs on (its transaction client hands it out). */
+function connectionOf(trx: Knex.Transaction): Promise<PgQueryable> {
+  return (trx.client as unknown as { acquireConnection(): Promise<PgQueryable> }).acquireConnection();
+}
+
+/**
+ * HistorySql.storeVersions on a connection: inside its transaction, or alone (the statement is
+ * then a transaction of its own: see MergedAppends). Returns the event ids in order.
+ */
+export async function storeVersionsOn(connection: PgQueryable, versions: readonly VersionRow[]): Promise<number[]> {
+  const { rows } = await connection.query({ ...preparedStatement(STORE_VERSIONS), values: [versionsJson(versions)] });
+  return idsInOrder(versions, rows as Returned);
+}
+
+/**
+ * No row that every writer updates: event ids come from a sequence (never rolled back, never
+ * waited for), and an event's position is `(k, event)` with `k` its transaction's id (see K). A
+ * transaction that commits later may hold a smaller id, but never one below the horizon of a
+ * snapshot that saw it running: so readers take only events whose `k` is below the horizon of
+ * their own snapshot, and never skip one that commits afterwards.
+ */
+export const postgresHistory: HistorySql = {
+  migration: {
+    async up(knex: Knex): Promise<void> {
+      await knex.raw(`CREATE SEQUENCE ${SEQUENCE}`);
+      await knex.raw(`ALTER TABLE ${EVENTS} ALTER COLUMN xid SET DEFAULT txid_current()`);
+      await knex.raw(`SELECT setval('${SEQUENCE}', GREATEST(last, 1), last > 0) FROM ${EVENT_COUNTER} WHERE id = 1`);
+      await knex.raw(`CREATE INDEX resource_events_order ON ${EVENTS} (k, event)`);
+      await knex.raw(`CREATE INDEX resource_events_resource ON ${EVENTS} (kind, id, k)`);
+      await knex.raw('DROP INDEX resource_events_kind_event');
+      // Gone, so a process of an older release still running fails its writes loudly instead of
+      // numbering events from it (upgrade every process of a database at once: docs/running.md).
+      await knex.raw(`DROP TABLE ${EVENT_COUNTER}`);
+    },
+    async down(knex: Knex): Promise<void> {
+      await knex.raw(`CREATE TABLE ${EVENT_COUNTER} (id integer PRIMARY KEY, last bigint NOT NULL)`);
+      await knex.raw(`INSERT INTO ${EVENT_COUNTER} (id, last) SELECT 1, COALESCE(max(event), 0) FROM ${EVENTS}`);
+      await knex.raw(`CREATE INDEX resource_events_kind_event ON ${EVENTS} (kind, event)`);
+      await knex.raw('DROP INDEX resource_events_resource');
+      await knex.raw('DROP INDEX resource_events_order');
+      await knex.raw(`DROP SEQUENCE ${SEQUENCE}`);
+    },
+  },
+
+  async storeVersions(trx, versions) {
+    return storeVersionsOn(await connectionOf(trx), versions);
+  },
+
+  async record(trx, changes) {
+    const connection = await connectionOf(trx);
+    const { rows } = await connection.query({ ...preparedStatement(RECORD), values: [`[${changes.map((c) => `${changeJson(c)}}`).join(',')}]`] });
+    return idsInOrder(changes, rows as Returned);
+  },
+
+  horizon: `SELECT ${XMIN} AS k, 0 AS event`,
+  // Any session of the server counts: transaction ids are server-wide.
+  heldBy: `SELECT pid, application_name AS application, state, extract(epoch FROM now() - xact_start)::float8 AS seconds
+    FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND xact_start < now() - interval '10 seconds' ORDER BY xact_start LIMIT 1`,
+  now: {
+    sql: 'SELECT txid_current_snapshot()::text AS snapshot',
+    floor: (row) => snapshotFloor(String(row.snapshot)),
+  },
+  positionOf: `SELECT k FROM ${EVENTS} WHERE event = ?`,
+
+  after(alias: string, position: Position): SqlFragment {
+    return { sql: `(${alias}.k, ${alias}.event) > (?, ?) AND ${alias}.k < ${XMIN}`, bindings: positionParts(position) };
+  },
+
+  order(alias: string): string {
+    return `${alias}.k, ${alias}.event`;
+  },
+};
