@@ -34,10 +34,11 @@ describe('SOAP catalog through node-soap, built from GET ?wsdl', function () {
   const ok = (result: Parsed) => assert.equal(result.catalogOperationStatus.status, 'OPERATION_SUCCESSFUL', JSON.stringify(result));
   const resultFormat = (extra: object = {}) => ({ offset: 0, count: 0, hierarchyFilter: 'TARGET', contentFilter: 'ID_ONLY', ...extra, resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
 
-  it('the WSDL describes the 18 operations of the contract', () => {
+  it("the WSDL describes the 24 operations of XMC Cat's published WSDL", () => {
     assert.deepEqual(Object.keys(client.describe().CatalogService.CatalogPort).sort(), [
-      'addProperty', 'allWorkspaceQuery', 'checkStatus', 'createObject', 'createUser', 'deleteObject', 'deleteProperty', 'deleteUser', 'doesUserExist',
-      'moveObject', 'objectExists', 'objectIdQuery', 'query', 'queryPropertyDefinitions', 'queryUser', 'updateProperty', 'updateUser', 'whiteboardId',
+      'addProperty', 'allWorkspaceQuery', 'assignObject', 'checkStatus', 'createObject', 'createUser', 'deleteObject', 'deleteProperty', 'deleteQueryDefinition', 'deleteUser',
+      'doesUserExist', 'getAllQueryDescriptions', 'getQueryDefinition', 'lastUpdate', 'moveObject', 'objectExists', 'objectIdQuery', 'query', 'queryPropertyDefinitions', 'queryUser',
+      'saveQueryDefinition', 'updateProperty', 'updateUser', 'whiteboardId',
     ]);
   });
 
