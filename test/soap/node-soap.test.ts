@@ -98,6 +98,16 @@ describe('SOAP catalog through node-soap, built from GET ?wsdl', function () {
     const withoutFormat = await call('allWorkspaceQuery', {});
     ok(withoutFormat);
 
+    ok(await call('assignObject', { objectId: 'ns/c', parentId: whiteboard, errorDeliveryMethod: DIRECT }));
+    const updated = await call('lastUpdate', { objectId: 'ns/c', errorDeliveryMethod: DIRECT });
+    ok(updated);
+    assert.match(String(updated.lastUpdated), /^\d{13}$/);
+    const saved = await call('saveQueryDefinition', { attributes: { public: true }, title: 'grids', description: 'all grids', queryDefinition: { queryTarget: { aggrType: 'COLLECTION' } }, errorDeliveryMethod: DIRECT });
+    ok(saved);
+    const descriptions = await call('getAllQueryDescriptions', { resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
+    assert.deepEqual(list(descriptions.queryDescriptionSet.templateQuery).map((q) => [q.queryId, q.name]), [[saved.queryId, 'grids']]);
+    assert.equal((await call('getQueryDefinition', { queryId: saved.queryId, resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT })).queryDefinition.queryTarget.aggrType, 'COLLECTION');
+    ok(await call('deleteQueryDefinition', { queryId: saved.queryId, errorDeliveryMethod: DIRECT }));
     ok(await call('moveObject', { objectId: 'ns/c', parentId: whiteboard, errorDeliveryMethod: DIRECT }));
     const definitions = await call('queryPropertyDefinitions', { resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
     ok(definitions);
