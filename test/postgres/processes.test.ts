@@ -41,7 +41,7 @@ describe('PostgreSQL: several server processes on one database', function () {
       }),
       database.schema,
     );
-    assert.deepEqual(migrations, ['0001_resources', '0002_catalog', '0003_catalog_counts', '0004_service_facts', '0005_events', '0006_measurements']);
+    assert.deepEqual(migrations, ['0001_resources', '0002_catalog', '0003_catalog_counts', '0004_service_facts', '0005_events', '0006_measurements', '0007_catalog_graph']);
     assert.equal(indexes.length, new Set(kinds.flatMap((k) => k.indexes)).size, JSON.stringify(indexes));
   });
 
