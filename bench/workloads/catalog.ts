@@ -4,8 +4,10 @@
  *
  * The tree: PROJECTs of EXPERIMENTs of COLLECTIONs, every COLLECTION with a `grid` property whose
  * `dx` is a number (i % 50) and a `citation`, so a context query has a numeric condition and a
- * PARENT relation to walk. A separate project holds the 100 objects of the objectIdQuery row,
- * each with 5 properties of 2 elements.
+ * PARENT relation to walk. Objects form a graph, not a tree: in each project the first
+ * collections of the first experiment hang under the second experiment too (assignObject), so
+ * the closure holds objects joined by several paths. A separate project holds the 100 objects
+ * of the objectIdQuery row, each with 5 properties of 2 elements.
  */
 import * as codecs from '../../generated/soap/codecs.js';
 import { envelope, escapeText } from '../../generated/soap/runtime.js';
@@ -68,6 +70,18 @@ export function createProject(shape: CatalogShape, p: number): SoapRequest {
     }
   }
   return request('createObject', { catalogData: data, errorDeliveryMethod: DIRECT }, codecs.writeCreateObjectRequestElement);
+}
+
+/** Collections of each project's first experiment that hang under its second one too. */
+export const SHARED_PER_PROJECT = 10;
+
+/** The assignObject requests that make project p's tree a graph (none with fewer than two experiments). */
+export function shareCollections(shape: CatalogShape, p: number): SoapRequest[] {
+  if (shape.experimentsPerProject < 2) return [];
+  const shared = Math.min(SHARED_PER_PROJECT, shape.collectionsPerExperiment);
+  return Array.from({ length: shared }, (_, c) =>
+    request('assignObject', { objectId: `${projectId(p)}/e0/c${c}`, parentId: `${projectId(p)}/e1`, errorDeliveryMethod: DIRECT }, codecs.writeAssignObjectRequestElement),
+  );
 }
 
 export const createUser = (): SoapRequest =>

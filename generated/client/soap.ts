@@ -8,7 +8,7 @@
  */
 import * as codecs from '../soap/codecs.js';
 import { envelope, escapeText, openEnvelope, parseXml, XmlSchemaError } from '../soap/runtime.js';
-import type { CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from '../soap/types.js';
+import type { CheckStatusRequest, CheckStatusResponse, LastUpdateRequest, LastUpdateResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, AssignObjectRequest, AssignObjectResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse, GetAllQueryDescriptionsRequest, GetAllQueryDescriptionsResponse, GetQueryDefinitionRequest, GetQueryDefinitionResponse, SaveQueryDefinitionRequest, SaveQueryDefinitionResponse, DeleteQueryDefinitionRequest, DeleteQueryDefinitionResponse } from '../soap/types.js';
 
 export { SoapFault, XmlSchemaError } from '../soap/runtime.js';
 export type * from '../soap/types.js';
@@ -56,6 +56,11 @@ export class CatalogServiceClient {
     return this.call("urn:checkStatus", codecs.writeCheckStatusRequestElement(request), codecs.readCheckStatusResponseElement);
   }
 
+  /** lastUpdate: SOAPAction "urn:lastUpdate". */
+  lastUpdate(request: LastUpdateRequest): Promise<LastUpdateResponse> {
+    return this.call("urn:lastUpdate", codecs.writeLastUpdateRequestElement(request), codecs.readLastUpdateResponseElement);
+  }
+
   /** createUser: SOAPAction "urn:createUser". */
   createUser(request: CreateUserRequest): Promise<CreateUserResponse> {
     return this.call("urn:createUser", codecs.writeCreateUserRequestElement(request), codecs.readCreateUserResponseElement);
@@ -84,6 +89,11 @@ export class CatalogServiceClient {
   /** whiteboardId: SOAPAction "urn:whiteboardId". */
   whiteboardId(request: WhiteboardIdRequest): Promise<WhiteboardIdResponse> {
     return this.call("urn:whiteboardId", codecs.writeWhiteboardIdRequestElement(request), codecs.readWhiteboardIdResponseElement);
+  }
+
+  /** assignObject: SOAPAction "urn:assignObject". */
+  assignObject(request: AssignObjectRequest): Promise<AssignObjectResponse> {
+    return this.call("urn:assignObject", codecs.writeAssignObjectRequestElement(request), codecs.readAssignObjectResponseElement);
   }
 
   /** createObject: SOAPAction "urn:createObject". */
@@ -139,6 +149,26 @@ export class CatalogServiceClient {
   /** queryPropertyDefinitions: SOAPAction "urn:queryPropertyDefinitions". */
   queryPropertyDefinitions(request: QueryPropertyDefinitionsRequest): Promise<QueryPropertyDefinitionsResponse> {
     return this.call("urn:queryPropertyDefinitions", codecs.writeQueryPropertyDefinitionsRequestElement(request), codecs.readQueryPropertyDefinitionsResponseElement);
+  }
+
+  /** getAllQueryDescriptions: SOAPAction "urn:getAllQueryDescriptions". */
+  getAllQueryDescriptions(request: GetAllQueryDescriptionsRequest): Promise<GetAllQueryDescriptionsResponse> {
+    return this.call("urn:getAllQueryDescriptions", codecs.writeGetAllQueryDescriptionsRequestElement(request), codecs.readGetAllQueryDescriptionsResponseElement);
+  }
+
+  /** getQueryDefinition: SOAPAction "urn:getQueryDefinition". */
+  getQueryDefinition(request: GetQueryDefinitionRequest): Promise<GetQueryDefinitionResponse> {
+    return this.call("urn:getQueryDefinition", codecs.writeGetQueryDefinitionRequestElement(request), codecs.readGetQueryDefinitionResponseElement);
+  }
+
+  /** saveQueryDefinition: SOAPAction "urn:saveQueryDefinition". */
+  saveQueryDefinition(request: SaveQueryDefinitionRequest): Promise<SaveQueryDefinitionResponse> {
+    return this.call("urn:saveQueryDefinition", codecs.writeSaveQueryDefinitionRequestElement(request), codecs.readSaveQueryDefinitionResponseElement);
+  }
+
+  /** deleteQueryDefinition: SOAPAction "urn:deleteQueryDefinition". */
+  deleteQueryDefinition(request: DeleteQueryDefinitionRequest): Promise<DeleteQueryDefinitionResponse> {
+    return this.call("urn:deleteQueryDefinition", codecs.writeDeleteQueryDefinitionRequestElement(request), codecs.readDeleteQueryDefinitionResponseElement);
   }
 
   private async call<T>(action: string, body: string, read: (node: import('../soap/runtime.js').XmlNode) => T): Promise<T> {

@@ -2,7 +2,7 @@
 // Source: wsdl/catalog.wsdl, wsdl/catalog-types.xsd
 
 import { Cursor, isNil, oneOf, simpleText, XmlOut, XmlSchemaError, XSI, xs, type XmlNode } from './runtime.js';
-import type { CatalogStatusType, CatalogDeliveryType, CatalogAggregationType, HierarchyFilterType, ContentFilterType, ContextType, ComparisonType, TextComparisonType, SpatialComparisonType, CatalogOperationStatusType, OperationSummaryType, MethodParameterType, ErrorDetailType, StackTraceType, CatalogStatType, UserAddrType, UserType, InitialWorkspaceType, InitialObjectType, ElementValueType, PropertyType, CatalogDataType, CatalogPropertyType, UpdatePropertyType, DeletePropertyRangeType, DeletePropertyType, QueryXyPointType, QueryTextElementType, QueryValueElementType, QueryRangeElementType, QueryPointElementType, QueryPolygonElementType, QueryElementType, QueryElementOrSetType, QueryElementAndSetType, QueryPropertyType, QueryPropertyOrSetType, QueryPropertyAndSetType, QueryObjectType, QueryComponentType, QueryOrSetType, QueryAndSetType, ContextQueryType, ParentChildFilterType, HierarchyFilterSetType, PropertyFilterType, ElementFilterType, PropertyExclusionType, QueryResultFormatType, ResultNodeType, GuidResponseType, ObjectResponseType, PropertyResponseType, MetadataElementType, ElementResponseType, ObjectSetResponseType, QueryResponseSetType, QueryResponseType, MetadataElementDefType, MetadataPropertyDefType, MetadataCategoryDefType, MetadataDefinitionType, CheckStatusRequestType, CheckStatusResponseType, CreateUserRequestType, CreateUserResponseType, UpdateUserRequestType, UpdateUserResponseType, DeleteUserRequestType, DeleteUserResponseType, QueryUserRequestType, QueryUserResponseType, DoesUserExistRequestType, DoesUserExistResponseType, WhiteboardIdRequestType, WhiteboardIdResponseType, CreateObjectRequestType, CreateObjectResponseType, DeleteObjectRequestType, DeleteObjectResponseType, MoveObjectRequestType, MoveObjectResponseType, ObjectExistsRequestType, ObjectExistsResponseType, AddPropertyRequestType, AddPropertyResponseType, UpdatePropertyRequestType, UpdatePropertyResponseType, DeletePropertyRequestType, DeletePropertyResponseType, ContextQueryRequestType, ObjectIdQueryRequestType, AllWorkspaceQueryRequestType, QueryPropertyDefinitionsRequestType, QueryPropertyDefinitionsResponseType, CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from './types.js';
+import type { CatalogStatusType, CatalogDeliveryType, CatalogAggregationType, HierarchyFilterType, ContentFilterType, ContextType, ComparisonType, TextComparisonType, SpatialComparisonType, CatalogOperationStatusType, OperationSummaryType, MethodParameterType, ErrorDetailType, StackTraceType, CatalogStatType, UserAddrType, UserType, InitialWorkspaceType, InitialObjectType, ElementValueType, PropertyType, CatalogDataType, CatalogPropertyType, UpdatePropertyType, DeletePropertyRangeType, DeletePropertyType, QueryXyPointType, QueryTextElementType, QueryValueElementType, QueryRangeElementType, QueryPointElementType, QueryPolygonElementType, QueryElementType, QueryElementOrSetType, QueryElementAndSetType, QueryPropertyType, QueryPropertyOrSetType, QueryPropertyAndSetType, QueryObjectType, QueryComponentType, QueryOrSetType, QueryAndSetType, ContextQueryType, ParentChildFilterType, HierarchyFilterSetType, PropertyFilterType, ElementFilterType, PropertyExclusionType, QueryResultFormatType, ResultNodeType, GuidResponseType, ObjectResponseType, PropertyResponseType, MetadataElementType, ElementResponseType, ObjectSetResponseType, QueryResponseSetType, QueryResponseType, MetadataElementDefType, MetadataPropertyDefType, MetadataCategoryDefType, MetadataDefinitionType, CheckStatusRequestType, CheckStatusResponseType, LastUpdateRequestType, LastUpdateResponseType, CreateUserRequestType, CreateUserResponseType, UpdateUserRequestType, UpdateUserResponseType, DeleteUserRequestType, DeleteUserResponseType, QueryUserRequestType, QueryUserResponseType, DoesUserExistRequestType, DoesUserExistResponseType, WhiteboardIdRequestType, WhiteboardIdResponseType, AssignObjectRequestType, AssignObjectResponseType, CreateObjectRequestType, CreateObjectResponseType, DeleteObjectRequestType, DeleteObjectResponseType, MoveObjectRequestType, MoveObjectResponseType, ObjectExistsRequestType, ObjectExistsResponseType, AddPropertyRequestType, AddPropertyResponseType, UpdatePropertyRequestType, UpdatePropertyResponseType, DeletePropertyRequestType, DeletePropertyResponseType, ContextQueryRequestType, ObjectIdQueryRequestType, AllWorkspaceQueryRequestType, QueryPropertyDefinitionsRequestType, QueryPropertyDefinitionsResponseType, QueryDescriptionType, QueryDescriptionSetType, QueryDefinitionType, GetAllQueryDescriptionsRequestType, GetAllQueryDescriptionsResponseType, GetQueryDefinitionRequestType, GetQueryDefinitionResponseType, SaveQueryDefinitionRequestType, SaveQueryDefinitionResponseType, DeleteQueryDefinitionRequestType, DeleteQueryDefinitionResponseType, CheckStatusRequest, CheckStatusResponse, LastUpdateRequest, LastUpdateResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, AssignObjectRequest, AssignObjectResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse, GetAllQueryDescriptionsRequest, GetAllQueryDescriptionsResponse, GetQueryDefinitionRequest, GetQueryDefinitionResponse, SaveQueryDefinitionRequest, SaveQueryDefinitionResponse, DeleteQueryDefinitionRequest, DeleteQueryDefinitionResponse } from './types.js';
 
 /** The namespace of every element of the messages. */
 export const NAMESPACE = "http://www.cs.indiana.edu/dde/namespaces/2008/02/catalog/types";
@@ -39,6 +39,9 @@ const FIRST28: ReadonlySet<string> = new Set(["elementResponse","guidResponse","
 const FIRST29: ReadonlySet<string> = new Set(["queryResponseSet","resultStreamUrl"]);
 const ATTRIBUTES30: ReadonlySet<string> = new Set(["timestamp"]);
 const FIRST31: ReadonlySet<string> = new Set(["metadataDefinition","resultStreamUrl"]);
+const FIRST32: ReadonlySet<string> = new Set(["queryDescriptionSet","resultStreamUrl"]);
+const FIRST33: ReadonlySet<string> = new Set(["queryDefinition","resultStreamUrl"]);
+const ATTRIBUTES34: ReadonlySet<string> = new Set(["public"]);
 
 export function parseCatalogStatusType(text: string, path: string): CatalogStatusType {
   return oneOf<CatalogStatusType>(VALUES0, text, path, "catalogStatusType");
@@ -3039,6 +3042,84 @@ export function writeCheckStatusResponseType(o: XmlOut, tag: string, v: CheckSta
   o.end(tag);
 }
 
+function fillLastUpdateRequestType(c: Cursor, v: LastUpdateRequestType): void {
+  if (c.at("objectId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.objectId = xs.string(simpleText(n, at));
+  } else c.missing("objectId");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readLastUpdateRequestType(node: XmlNode, path: string): LastUpdateRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as LastUpdateRequestType;
+  fillLastUpdateRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesLastUpdateRequestType(o: XmlOut, v: LastUpdateRequestType): void {
+}
+
+function writeContentLastUpdateRequestType(o: XmlOut, v: LastUpdateRequestType): void {
+  if (v.objectId !== undefined) o.simple("objectId", v.objectId);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeLastUpdateRequestType(o: XmlOut, tag: string, v: LastUpdateRequestType): void {
+  o.start(tag);
+  writeAttributesLastUpdateRequestType(o, v);
+  writeContentLastUpdateRequestType(o, v);
+  o.end(tag);
+}
+
+function fillLastUpdateResponseType(c: Cursor, v: LastUpdateResponseType): void {
+  if (c.at("lastUpdated")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.lastUpdated = xs.long(simpleText(n, at), at);
+  } else c.missing("lastUpdated");
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+}
+
+export function readLastUpdateResponseType(node: XmlNode, path: string): LastUpdateResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as LastUpdateResponseType;
+  fillLastUpdateResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesLastUpdateResponseType(o: XmlOut, v: LastUpdateResponseType): void {
+}
+
+function writeContentLastUpdateResponseType(o: XmlOut, v: LastUpdateResponseType): void {
+  if (v.lastUpdated !== undefined) o.simple("lastUpdated", xs.formatNumber(v.lastUpdated));
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+}
+
+export function writeLastUpdateResponseType(o: XmlOut, tag: string, v: LastUpdateResponseType): void {
+  o.start(tag);
+  writeAttributesLastUpdateResponseType(o, v);
+  writeContentLastUpdateResponseType(o, v);
+  o.end(tag);
+}
+
 function fillCreateUserRequestType(c: Cursor, v: CreateUserRequestType): void {
   v.catalogUser = [];
   {
@@ -3494,6 +3575,84 @@ export function writeWhiteboardIdResponseType(o: XmlOut, tag: string, v: Whitebo
   o.start(tag);
   writeAttributesWhiteboardIdResponseType(o, v);
   writeContentWhiteboardIdResponseType(o, v);
+  o.end(tag);
+}
+
+function fillAssignObjectRequestType(c: Cursor, v: AssignObjectRequestType): void {
+  if (c.at("objectId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.objectId = xs.string(simpleText(n, at));
+  } else c.missing("objectId");
+  if (c.at("parentId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.parentId = xs.string(simpleText(n, at));
+  } else c.missing("parentId");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readAssignObjectRequestType(node: XmlNode, path: string): AssignObjectRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as AssignObjectRequestType;
+  fillAssignObjectRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesAssignObjectRequestType(o: XmlOut, v: AssignObjectRequestType): void {
+}
+
+function writeContentAssignObjectRequestType(o: XmlOut, v: AssignObjectRequestType): void {
+  if (v.objectId !== undefined) o.simple("objectId", v.objectId);
+  if (v.parentId !== undefined) o.simple("parentId", v.parentId);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeAssignObjectRequestType(o: XmlOut, tag: string, v: AssignObjectRequestType): void {
+  o.start(tag);
+  writeAttributesAssignObjectRequestType(o, v);
+  writeContentAssignObjectRequestType(o, v);
+  o.end(tag);
+}
+
+function fillAssignObjectResponseType(c: Cursor, v: AssignObjectResponseType): void {
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+}
+
+export function readAssignObjectResponseType(node: XmlNode, path: string): AssignObjectResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as AssignObjectResponseType;
+  fillAssignObjectResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesAssignObjectResponseType(o: XmlOut, v: AssignObjectResponseType): void {
+}
+
+function writeContentAssignObjectResponseType(o: XmlOut, v: AssignObjectResponseType): void {
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+}
+
+export function writeAssignObjectResponseType(o: XmlOut, tag: string, v: AssignObjectResponseType): void {
+  o.start(tag);
+  writeAttributesAssignObjectResponseType(o, v);
+  writeContentAssignObjectResponseType(o, v);
   o.end(tag);
 }
 
@@ -4247,6 +4406,483 @@ export function writeQueryPropertyDefinitionsResponseType(o: XmlOut, tag: string
   o.end(tag);
 }
 
+function fillQueryDescriptionType(c: Cursor, v: QueryDescriptionType): void {
+  if (c.at("queryId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryId = xs.string(simpleText(n, at));
+  } else c.missing("queryId");
+  if (c.at("name")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.name = xs.string(simpleText(n, at));
+  } else c.missing("name");
+  if (c.at("description")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.description = xs.string(simpleText(n, at));
+  } else c.missing("description");
+}
+
+export function readQueryDescriptionType(node: XmlNode, path: string): QueryDescriptionType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as QueryDescriptionType;
+  fillQueryDescriptionType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesQueryDescriptionType(o: XmlOut, v: QueryDescriptionType): void {
+}
+
+function writeContentQueryDescriptionType(o: XmlOut, v: QueryDescriptionType): void {
+  if (v.queryId !== undefined) o.simple("queryId", v.queryId);
+  if (v.name !== undefined) o.simple("name", v.name);
+  if (v.description !== undefined) o.simple("description", v.description);
+}
+
+export function writeQueryDescriptionType(o: XmlOut, tag: string, v: QueryDescriptionType): void {
+  o.start(tag);
+  writeAttributesQueryDescriptionType(o, v);
+  writeContentQueryDescriptionType(o, v);
+  o.end(tag);
+}
+
+function fillQueryDescriptionSetType(c: Cursor, v: QueryDescriptionSetType): void {
+  v.templateQuery = [];
+  v.privateQuery = [];
+  while (c.at("templateQuery")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.templateQuery.push(readQueryDescriptionType(n, at));
+  }
+  while (c.at("privateQuery")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.privateQuery.push(readQueryDescriptionType(n, at));
+  }
+}
+
+export function readQueryDescriptionSetType(node: XmlNode, path: string): QueryDescriptionSetType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as QueryDescriptionSetType;
+  fillQueryDescriptionSetType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesQueryDescriptionSetType(o: XmlOut, v: QueryDescriptionSetType): void {
+}
+
+function writeContentQueryDescriptionSetType(o: XmlOut, v: QueryDescriptionSetType): void {
+  for (const x of v.templateQuery ?? []) writeQueryDescriptionType(o, "templateQuery", x);
+  for (const x of v.privateQuery ?? []) writeQueryDescriptionType(o, "privateQuery", x);
+}
+
+export function writeQueryDescriptionSetType(o: XmlOut, tag: string, v: QueryDescriptionSetType): void {
+  o.start(tag);
+  writeAttributesQueryDescriptionSetType(o, v);
+  writeContentQueryDescriptionSetType(o, v);
+  o.end(tag);
+}
+
+function fillQueryDefinitionType(c: Cursor, v: QueryDefinitionType): void {
+  if (c.at("queryTarget")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryTarget = readQueryObjectType(n, at);
+  } else c.missing("queryTarget");
+  if (c.at("contextQuery")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.contextQuery = readContextQueryType(n, at);
+  }
+}
+
+export function readQueryDefinitionType(node: XmlNode, path: string): QueryDefinitionType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as QueryDefinitionType;
+  fillQueryDefinitionType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesQueryDefinitionType(o: XmlOut, v: QueryDefinitionType): void {
+}
+
+function writeContentQueryDefinitionType(o: XmlOut, v: QueryDefinitionType): void {
+  if (v.queryTarget !== undefined) writeQueryObjectType(o, "queryTarget", v.queryTarget);
+  if (v.contextQuery !== undefined) writeContextQueryType(o, "contextQuery", v.contextQuery);
+}
+
+export function writeQueryDefinitionType(o: XmlOut, tag: string, v: QueryDefinitionType): void {
+  o.start(tag);
+  writeAttributesQueryDefinitionType(o, v);
+  writeContentQueryDefinitionType(o, v);
+  o.end(tag);
+}
+
+function fillGetAllQueryDescriptionsRequestType(c: Cursor, v: GetAllQueryDescriptionsRequestType): void {
+  if (c.at("resultDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.resultDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("resultDeliveryMethod");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readGetAllQueryDescriptionsRequestType(node: XmlNode, path: string): GetAllQueryDescriptionsRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as GetAllQueryDescriptionsRequestType;
+  fillGetAllQueryDescriptionsRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesGetAllQueryDescriptionsRequestType(o: XmlOut, v: GetAllQueryDescriptionsRequestType): void {
+}
+
+function writeContentGetAllQueryDescriptionsRequestType(o: XmlOut, v: GetAllQueryDescriptionsRequestType): void {
+  if (v.resultDeliveryMethod !== undefined) o.simple("resultDeliveryMethod", v.resultDeliveryMethod);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeGetAllQueryDescriptionsRequestType(o: XmlOut, tag: string, v: GetAllQueryDescriptionsRequestType): void {
+  o.start(tag);
+  writeAttributesGetAllQueryDescriptionsRequestType(o, v);
+  writeContentGetAllQueryDescriptionsRequestType(o, v);
+  o.end(tag);
+}
+
+function fillGetAllQueryDescriptionsResponseType(c: Cursor, v: GetAllQueryDescriptionsResponseType): void {
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+  if (c.atAny(FIRST32)) {
+    if (c.at("queryDescriptionSet")) {
+      const n = c.take();
+      const at = c.pathOf(n);
+      isNil(n, at, false);
+      v.queryDescriptionSet = readQueryDescriptionSetType(n, at);
+    } else if (c.at("resultStreamUrl")) {
+      const n = c.take();
+      const at = c.pathOf(n);
+      v.resultStreamUrl = isNil(n, at, true) ? null : xs.anyURI(simpleText(n, at));
+    }
+  }
+}
+
+export function readGetAllQueryDescriptionsResponseType(node: XmlNode, path: string): GetAllQueryDescriptionsResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as GetAllQueryDescriptionsResponseType;
+  fillGetAllQueryDescriptionsResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesGetAllQueryDescriptionsResponseType(o: XmlOut, v: GetAllQueryDescriptionsResponseType): void {
+}
+
+function writeContentGetAllQueryDescriptionsResponseType(o: XmlOut, v: GetAllQueryDescriptionsResponseType): void {
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+  if (v.queryDescriptionSet !== undefined) writeQueryDescriptionSetType(o, "queryDescriptionSet", v.queryDescriptionSet);
+  if (v.resultStreamUrl !== undefined) if (v.resultStreamUrl === null) o.nil("resultStreamUrl"); else o.simple("resultStreamUrl", v.resultStreamUrl);
+}
+
+export function writeGetAllQueryDescriptionsResponseType(o: XmlOut, tag: string, v: GetAllQueryDescriptionsResponseType): void {
+  o.start(tag);
+  writeAttributesGetAllQueryDescriptionsResponseType(o, v);
+  writeContentGetAllQueryDescriptionsResponseType(o, v);
+  o.end(tag);
+}
+
+function fillGetQueryDefinitionRequestType(c: Cursor, v: GetQueryDefinitionRequestType): void {
+  if (c.at("queryId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryId = xs.string(simpleText(n, at));
+  } else c.missing("queryId");
+  if (c.at("resultDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.resultDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("resultDeliveryMethod");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readGetQueryDefinitionRequestType(node: XmlNode, path: string): GetQueryDefinitionRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as GetQueryDefinitionRequestType;
+  fillGetQueryDefinitionRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesGetQueryDefinitionRequestType(o: XmlOut, v: GetQueryDefinitionRequestType): void {
+}
+
+function writeContentGetQueryDefinitionRequestType(o: XmlOut, v: GetQueryDefinitionRequestType): void {
+  if (v.queryId !== undefined) o.simple("queryId", v.queryId);
+  if (v.resultDeliveryMethod !== undefined) o.simple("resultDeliveryMethod", v.resultDeliveryMethod);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeGetQueryDefinitionRequestType(o: XmlOut, tag: string, v: GetQueryDefinitionRequestType): void {
+  o.start(tag);
+  writeAttributesGetQueryDefinitionRequestType(o, v);
+  writeContentGetQueryDefinitionRequestType(o, v);
+  o.end(tag);
+}
+
+function fillGetQueryDefinitionResponseType(c: Cursor, v: GetQueryDefinitionResponseType): void {
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+  if (c.atAny(FIRST33)) {
+    if (c.at("queryDefinition")) {
+      const n = c.take();
+      const at = c.pathOf(n);
+      isNil(n, at, false);
+      v.queryDefinition = readQueryDefinitionType(n, at);
+    } else if (c.at("resultStreamUrl")) {
+      const n = c.take();
+      const at = c.pathOf(n);
+      v.resultStreamUrl = isNil(n, at, true) ? null : xs.anyURI(simpleText(n, at));
+    }
+  }
+}
+
+export function readGetQueryDefinitionResponseType(node: XmlNode, path: string): GetQueryDefinitionResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as GetQueryDefinitionResponseType;
+  fillGetQueryDefinitionResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesGetQueryDefinitionResponseType(o: XmlOut, v: GetQueryDefinitionResponseType): void {
+}
+
+function writeContentGetQueryDefinitionResponseType(o: XmlOut, v: GetQueryDefinitionResponseType): void {
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+  if (v.queryDefinition !== undefined) writeQueryDefinitionType(o, "queryDefinition", v.queryDefinition);
+  if (v.resultStreamUrl !== undefined) if (v.resultStreamUrl === null) o.nil("resultStreamUrl"); else o.simple("resultStreamUrl", v.resultStreamUrl);
+}
+
+export function writeGetQueryDefinitionResponseType(o: XmlOut, tag: string, v: GetQueryDefinitionResponseType): void {
+  o.start(tag);
+  writeAttributesGetQueryDefinitionResponseType(o, v);
+  writeContentGetQueryDefinitionResponseType(o, v);
+  o.end(tag);
+}
+
+function fillSaveQueryDefinitionRequestType(c: Cursor, v: SaveQueryDefinitionRequestType): void {
+  {
+    const raw = c.attribute("public");
+    v.public = xs.boolean(raw ?? "false", c.path + "/@public");
+  }
+  if (c.at("title")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.title = xs.string(simpleText(n, at));
+  } else c.missing("title");
+  if (c.at("description")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.description = xs.string(simpleText(n, at));
+  } else c.missing("description");
+  if (c.at("queryId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryId = xs.string(simpleText(n, at));
+  }
+  if (c.at("queryDefinition")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryDefinition = readQueryDefinitionType(n, at);
+  } else c.missing("queryDefinition");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readSaveQueryDefinitionRequestType(node: XmlNode, path: string): SaveQueryDefinitionRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES34);
+  const v = {} as SaveQueryDefinitionRequestType;
+  fillSaveQueryDefinitionRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesSaveQueryDefinitionRequestType(o: XmlOut, v: SaveQueryDefinitionRequestType): void {
+  if (v.public !== undefined) o.attribute("public", xs.formatBoolean(v.public));
+}
+
+function writeContentSaveQueryDefinitionRequestType(o: XmlOut, v: SaveQueryDefinitionRequestType): void {
+  if (v.title !== undefined) o.simple("title", v.title);
+  if (v.description !== undefined) o.simple("description", v.description);
+  if (v.queryId !== undefined) o.simple("queryId", v.queryId);
+  if (v.queryDefinition !== undefined) writeQueryDefinitionType(o, "queryDefinition", v.queryDefinition);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeSaveQueryDefinitionRequestType(o: XmlOut, tag: string, v: SaveQueryDefinitionRequestType): void {
+  o.start(tag);
+  writeAttributesSaveQueryDefinitionRequestType(o, v);
+  writeContentSaveQueryDefinitionRequestType(o, v);
+  o.end(tag);
+}
+
+function fillSaveQueryDefinitionResponseType(c: Cursor, v: SaveQueryDefinitionResponseType): void {
+  if (c.at("queryId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    v.queryId = isNil(n, at, true) ? null : xs.string(simpleText(n, at));
+  } else c.missing("queryId");
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+}
+
+export function readSaveQueryDefinitionResponseType(node: XmlNode, path: string): SaveQueryDefinitionResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as SaveQueryDefinitionResponseType;
+  fillSaveQueryDefinitionResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesSaveQueryDefinitionResponseType(o: XmlOut, v: SaveQueryDefinitionResponseType): void {
+}
+
+function writeContentSaveQueryDefinitionResponseType(o: XmlOut, v: SaveQueryDefinitionResponseType): void {
+  if (v.queryId !== undefined) if (v.queryId === null) o.nil("queryId"); else o.simple("queryId", v.queryId);
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+}
+
+export function writeSaveQueryDefinitionResponseType(o: XmlOut, tag: string, v: SaveQueryDefinitionResponseType): void {
+  o.start(tag);
+  writeAttributesSaveQueryDefinitionResponseType(o, v);
+  writeContentSaveQueryDefinitionResponseType(o, v);
+  o.end(tag);
+}
+
+function fillDeleteQueryDefinitionRequestType(c: Cursor, v: DeleteQueryDefinitionRequestType): void {
+  if (c.at("queryId")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.queryId = xs.string(simpleText(n, at));
+  } else c.missing("queryId");
+  if (c.at("errorDeliveryMethod")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.errorDeliveryMethod = parseCatalogDeliveryType(simpleText(n, at), at);
+  } else c.missing("errorDeliveryMethod");
+}
+
+export function readDeleteQueryDefinitionRequestType(node: XmlNode, path: string): DeleteQueryDefinitionRequestType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as DeleteQueryDefinitionRequestType;
+  fillDeleteQueryDefinitionRequestType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesDeleteQueryDefinitionRequestType(o: XmlOut, v: DeleteQueryDefinitionRequestType): void {
+}
+
+function writeContentDeleteQueryDefinitionRequestType(o: XmlOut, v: DeleteQueryDefinitionRequestType): void {
+  if (v.queryId !== undefined) o.simple("queryId", v.queryId);
+  if (v.errorDeliveryMethod !== undefined) o.simple("errorDeliveryMethod", v.errorDeliveryMethod);
+}
+
+export function writeDeleteQueryDefinitionRequestType(o: XmlOut, tag: string, v: DeleteQueryDefinitionRequestType): void {
+  o.start(tag);
+  writeAttributesDeleteQueryDefinitionRequestType(o, v);
+  writeContentDeleteQueryDefinitionRequestType(o, v);
+  o.end(tag);
+}
+
+function fillDeleteQueryDefinitionResponseType(c: Cursor, v: DeleteQueryDefinitionResponseType): void {
+  if (c.at("catalogOperationStatus")) {
+    const n = c.take();
+    const at = c.pathOf(n);
+    isNil(n, at, false);
+    v.catalogOperationStatus = readCatalogOperationStatusType(n, at);
+  } else c.missing("catalogOperationStatus");
+}
+
+export function readDeleteQueryDefinitionResponseType(node: XmlNode, path: string): DeleteQueryDefinitionResponseType {
+  const c = new Cursor(node, path, NAMESPACE);
+  c.checkAttributes(ATTRIBUTES10);
+  const v = {} as DeleteQueryDefinitionResponseType;
+  fillDeleteQueryDefinitionResponseType(c, v);
+  c.end();
+  return v;
+}
+
+function writeAttributesDeleteQueryDefinitionResponseType(o: XmlOut, v: DeleteQueryDefinitionResponseType): void {
+}
+
+function writeContentDeleteQueryDefinitionResponseType(o: XmlOut, v: DeleteQueryDefinitionResponseType): void {
+  if (v.catalogOperationStatus !== undefined) writeCatalogOperationStatusType(o, "catalogOperationStatus", v.catalogOperationStatus);
+}
+
+export function writeDeleteQueryDefinitionResponseType(o: XmlOut, tag: string, v: DeleteQueryDefinitionResponseType): void {
+  o.start(tag);
+  writeAttributesDeleteQueryDefinitionResponseType(o, v);
+  writeContentDeleteQueryDefinitionResponseType(o, v);
+  o.end(tag);
+}
+
 /** Read a <checkStatusRequest> body element. */
 export function readCheckStatusRequestElement(node: XmlNode): CheckStatusRequest {
   const path = '/checkStatusRequest';
@@ -4282,6 +4918,44 @@ export function writeCheckStatusResponseElement(v: CheckStatusResponse): string 
   writeAttributesCheckStatusResponseType(o, v);
   writeContentCheckStatusResponseType(o, v);
   o.end("checkStatusResponse");
+  return o.toString();
+}
+
+/** Read a <lastUpdateRequest> body element. */
+export function readLastUpdateRequestElement(node: XmlNode): LastUpdateRequest {
+  const path = '/lastUpdateRequest';
+  if (node.name !== "lastUpdateRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <lastUpdateRequest> in ' + NAMESPACE);
+  return readLastUpdateRequestType(node, path);
+}
+
+/** Write a <lastUpdateRequest> body element, declaring its namespaces. */
+export function writeLastUpdateRequestElement(v: LastUpdateRequest): string {
+  const o = new XmlOut();
+  o.start("lastUpdateRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesLastUpdateRequestType(o, v);
+  writeContentLastUpdateRequestType(o, v);
+  o.end("lastUpdateRequest");
+  return o.toString();
+}
+
+/** Read a <lastUpdateResponse> body element. */
+export function readLastUpdateResponseElement(node: XmlNode): LastUpdateResponse {
+  const path = '/lastUpdateResponse';
+  if (node.name !== "lastUpdateResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <lastUpdateResponse> in ' + NAMESPACE);
+  return readLastUpdateResponseType(node, path);
+}
+
+/** Write a <lastUpdateResponse> body element, declaring its namespaces. */
+export function writeLastUpdateResponseElement(v: LastUpdateResponse): string {
+  const o = new XmlOut();
+  o.start("lastUpdateResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesLastUpdateResponseType(o, v);
+  writeContentLastUpdateResponseType(o, v);
+  o.end("lastUpdateResponse");
   return o.toString();
 }
 
@@ -4510,6 +5184,44 @@ export function writeWhiteboardIdResponseElement(v: WhiteboardIdResponse): strin
   writeAttributesWhiteboardIdResponseType(o, v);
   writeContentWhiteboardIdResponseType(o, v);
   o.end("whiteboardIdResponse");
+  return o.toString();
+}
+
+/** Read a <assignObjectRequest> body element. */
+export function readAssignObjectRequestElement(node: XmlNode): AssignObjectRequest {
+  const path = '/assignObjectRequest';
+  if (node.name !== "assignObjectRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <assignObjectRequest> in ' + NAMESPACE);
+  return readAssignObjectRequestType(node, path);
+}
+
+/** Write a <assignObjectRequest> body element, declaring its namespaces. */
+export function writeAssignObjectRequestElement(v: AssignObjectRequest): string {
+  const o = new XmlOut();
+  o.start("assignObjectRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesAssignObjectRequestType(o, v);
+  writeContentAssignObjectRequestType(o, v);
+  o.end("assignObjectRequest");
+  return o.toString();
+}
+
+/** Read a <assignObjectResponse> body element. */
+export function readAssignObjectResponseElement(node: XmlNode): AssignObjectResponse {
+  const path = '/assignObjectResponse';
+  if (node.name !== "assignObjectResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <assignObjectResponse> in ' + NAMESPACE);
+  return readAssignObjectResponseType(node, path);
+}
+
+/** Write a <assignObjectResponse> body element, declaring its namespaces. */
+export function writeAssignObjectResponseElement(v: AssignObjectResponse): string {
+  const o = new XmlOut();
+  o.start("assignObjectResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesAssignObjectResponseType(o, v);
+  writeContentAssignObjectResponseType(o, v);
+  o.end("assignObjectResponse");
   return o.toString();
 }
 
@@ -4890,5 +5602,157 @@ export function writeQueryPropertyDefinitionsResponseElement(v: QueryPropertyDef
   writeAttributesQueryPropertyDefinitionsResponseType(o, v);
   writeContentQueryPropertyDefinitionsResponseType(o, v);
   o.end("queryPropertyDefinitionsResponse");
+  return o.toString();
+}
+
+/** Read a <getAllQueryDescriptionsRequest> body element. */
+export function readGetAllQueryDescriptionsRequestElement(node: XmlNode): GetAllQueryDescriptionsRequest {
+  const path = '/getAllQueryDescriptionsRequest';
+  if (node.name !== "getAllQueryDescriptionsRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <getAllQueryDescriptionsRequest> in ' + NAMESPACE);
+  return readGetAllQueryDescriptionsRequestType(node, path);
+}
+
+/** Write a <getAllQueryDescriptionsRequest> body element, declaring its namespaces. */
+export function writeGetAllQueryDescriptionsRequestElement(v: GetAllQueryDescriptionsRequest): string {
+  const o = new XmlOut();
+  o.start("getAllQueryDescriptionsRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesGetAllQueryDescriptionsRequestType(o, v);
+  writeContentGetAllQueryDescriptionsRequestType(o, v);
+  o.end("getAllQueryDescriptionsRequest");
+  return o.toString();
+}
+
+/** Read a <getAllQueryDescriptionsResponse> body element. */
+export function readGetAllQueryDescriptionsResponseElement(node: XmlNode): GetAllQueryDescriptionsResponse {
+  const path = '/getAllQueryDescriptionsResponse';
+  if (node.name !== "getAllQueryDescriptionsResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <getAllQueryDescriptionsResponse> in ' + NAMESPACE);
+  return readGetAllQueryDescriptionsResponseType(node, path);
+}
+
+/** Write a <getAllQueryDescriptionsResponse> body element, declaring its namespaces. */
+export function writeGetAllQueryDescriptionsResponseElement(v: GetAllQueryDescriptionsResponse): string {
+  const o = new XmlOut();
+  o.start("getAllQueryDescriptionsResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesGetAllQueryDescriptionsResponseType(o, v);
+  writeContentGetAllQueryDescriptionsResponseType(o, v);
+  o.end("getAllQueryDescriptionsResponse");
+  return o.toString();
+}
+
+/** Read a <getQueryDefinitionRequest> body element. */
+export function readGetQueryDefinitionRequestElement(node: XmlNode): GetQueryDefinitionRequest {
+  const path = '/getQueryDefinitionRequest';
+  if (node.name !== "getQueryDefinitionRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <getQueryDefinitionRequest> in ' + NAMESPACE);
+  return readGetQueryDefinitionRequestType(node, path);
+}
+
+/** Write a <getQueryDefinitionRequest> body element, declaring its namespaces. */
+export function writeGetQueryDefinitionRequestElement(v: GetQueryDefinitionRequest): string {
+  const o = new XmlOut();
+  o.start("getQueryDefinitionRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesGetQueryDefinitionRequestType(o, v);
+  writeContentGetQueryDefinitionRequestType(o, v);
+  o.end("getQueryDefinitionRequest");
+  return o.toString();
+}
+
+/** Read a <getQueryDefinitionResponse> body element. */
+export function readGetQueryDefinitionResponseElement(node: XmlNode): GetQueryDefinitionResponse {
+  const path = '/getQueryDefinitionResponse';
+  if (node.name !== "getQueryDefinitionResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <getQueryDefinitionResponse> in ' + NAMESPACE);
+  return readGetQueryDefinitionResponseType(node, path);
+}
+
+/** Write a <getQueryDefinitionResponse> body element, declaring its namespaces. */
+export function writeGetQueryDefinitionResponseElement(v: GetQueryDefinitionResponse): string {
+  const o = new XmlOut();
+  o.start("getQueryDefinitionResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesGetQueryDefinitionResponseType(o, v);
+  writeContentGetQueryDefinitionResponseType(o, v);
+  o.end("getQueryDefinitionResponse");
+  return o.toString();
+}
+
+/** Read a <saveQueryDefinitionRequest> body element. */
+export function readSaveQueryDefinitionRequestElement(node: XmlNode): SaveQueryDefinitionRequest {
+  const path = '/saveQueryDefinitionRequest';
+  if (node.name !== "saveQueryDefinitionRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <saveQueryDefinitionRequest> in ' + NAMESPACE);
+  return readSaveQueryDefinitionRequestType(node, path);
+}
+
+/** Write a <saveQueryDefinitionRequest> body element, declaring its namespaces. */
+export function writeSaveQueryDefinitionRequestElement(v: SaveQueryDefinitionRequest): string {
+  const o = new XmlOut();
+  o.start("saveQueryDefinitionRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesSaveQueryDefinitionRequestType(o, v);
+  writeContentSaveQueryDefinitionRequestType(o, v);
+  o.end("saveQueryDefinitionRequest");
+  return o.toString();
+}
+
+/** Read a <saveQueryDefinitionResponse> body element. */
+export function readSaveQueryDefinitionResponseElement(node: XmlNode): SaveQueryDefinitionResponse {
+  const path = '/saveQueryDefinitionResponse';
+  if (node.name !== "saveQueryDefinitionResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <saveQueryDefinitionResponse> in ' + NAMESPACE);
+  return readSaveQueryDefinitionResponseType(node, path);
+}
+
+/** Write a <saveQueryDefinitionResponse> body element, declaring its namespaces. */
+export function writeSaveQueryDefinitionResponseElement(v: SaveQueryDefinitionResponse): string {
+  const o = new XmlOut();
+  o.start("saveQueryDefinitionResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesSaveQueryDefinitionResponseType(o, v);
+  writeContentSaveQueryDefinitionResponseType(o, v);
+  o.end("saveQueryDefinitionResponse");
+  return o.toString();
+}
+
+/** Read a <deleteQueryDefinitionRequest> body element. */
+export function readDeleteQueryDefinitionRequestElement(node: XmlNode): DeleteQueryDefinitionRequest {
+  const path = '/deleteQueryDefinitionRequest';
+  if (node.name !== "deleteQueryDefinitionRequest" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <deleteQueryDefinitionRequest> in ' + NAMESPACE);
+  return readDeleteQueryDefinitionRequestType(node, path);
+}
+
+/** Write a <deleteQueryDefinitionRequest> body element, declaring its namespaces. */
+export function writeDeleteQueryDefinitionRequestElement(v: DeleteQueryDefinitionRequest): string {
+  const o = new XmlOut();
+  o.start("deleteQueryDefinitionRequest");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesDeleteQueryDefinitionRequestType(o, v);
+  writeContentDeleteQueryDefinitionRequestType(o, v);
+  o.end("deleteQueryDefinitionRequest");
+  return o.toString();
+}
+
+/** Read a <deleteQueryDefinitionResponse> body element. */
+export function readDeleteQueryDefinitionResponseElement(node: XmlNode): DeleteQueryDefinitionResponse {
+  const path = '/deleteQueryDefinitionResponse';
+  if (node.name !== "deleteQueryDefinitionResponse" || node.namespace !== NAMESPACE) throw new XmlSchemaError('/' + node.name, 'expected <deleteQueryDefinitionResponse> in ' + NAMESPACE);
+  return readDeleteQueryDefinitionResponseType(node, path);
+}
+
+/** Write a <deleteQueryDefinitionResponse> body element, declaring its namespaces. */
+export function writeDeleteQueryDefinitionResponseElement(v: DeleteQueryDefinitionResponse): string {
+  const o = new XmlOut();
+  o.start("deleteQueryDefinitionResponse");
+  o.attribute('xmlns', NAMESPACE);
+  o.attribute('xmlns:xsi', XSI);
+  writeAttributesDeleteQueryDefinitionResponseType(o, v);
+  writeContentDeleteQueryDefinitionResponseType(o, v);
+  o.end("deleteQueryDefinitionResponse");
   return o.toString();
 }

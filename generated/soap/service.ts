@@ -3,7 +3,7 @@
 
 import * as codecs from './codecs.js';
 import { XmlSchemaError, type XmlNode } from './runtime.js';
-import type { CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from './types.js';
+import type { CheckStatusRequest, CheckStatusResponse, LastUpdateRequest, LastUpdateResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, AssignObjectRequest, AssignObjectResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse, GetAllQueryDescriptionsRequest, GetAllQueryDescriptionsResponse, GetQueryDefinitionRequest, GetQueryDefinitionResponse, SaveQueryDefinitionRequest, SaveQueryDefinitionResponse, DeleteQueryDefinitionRequest, DeleteQueryDefinitionResponse } from './types.js';
 
 /** Names of the service in its WSDL (wsdl/catalog.wsdl). */
 export const SERVICE = {
@@ -24,6 +24,8 @@ export const SERVICE = {
 export interface CatalogService<C> {
   /** SOAPAction "urn:checkStatus": <checkStatusRequest> → <checkStatusResponse> */
   checkStatus(request: CheckStatusRequest, context: C): Promise<CheckStatusResponse>;
+  /** SOAPAction "urn:lastUpdate": <lastUpdateRequest> → <lastUpdateResponse> */
+  lastUpdate(request: LastUpdateRequest, context: C): Promise<LastUpdateResponse>;
   /** SOAPAction "urn:createUser": <createUserRequest> → <createUserResponse> */
   createUser(request: CreateUserRequest, context: C): Promise<CreateUserResponse>;
   /** SOAPAction "urn:updateUser": <updateUserRequest> → <updateUserResponse> */
@@ -36,6 +38,8 @@ export interface CatalogService<C> {
   doesUserExist(request: DoesUserExistRequest, context: C): Promise<DoesUserExistResponse>;
   /** SOAPAction "urn:whiteboardId": <whiteboardIdRequest> → <whiteboardIdResponse> */
   whiteboardId(request: WhiteboardIdRequest, context: C): Promise<WhiteboardIdResponse>;
+  /** SOAPAction "urn:assignObject": <assignObjectRequest> → <assignObjectResponse> */
+  assignObject(request: AssignObjectRequest, context: C): Promise<AssignObjectResponse>;
   /** SOAPAction "urn:createObject": <createObjectRequest> → <createObjectResponse> */
   createObject(request: CreateObjectRequest, context: C): Promise<CreateObjectResponse>;
   /** SOAPAction "urn:deleteObject": <deleteObjectRequest> → <deleteObjectResponse> */
@@ -58,17 +62,27 @@ export interface CatalogService<C> {
   allWorkspaceQuery(request: AllWorkspaceQueryRequest, context: C): Promise<QueryResponse>;
   /** SOAPAction "urn:queryPropertyDefinitions": <queryPropertyDefinitionsRequest> → <queryPropertyDefinitionsResponse> */
   queryPropertyDefinitions(request: QueryPropertyDefinitionsRequest, context: C): Promise<QueryPropertyDefinitionsResponse>;
+  /** SOAPAction "urn:getAllQueryDescriptions": <getAllQueryDescriptionsRequest> → <getAllQueryDescriptionsResponse> */
+  getAllQueryDescriptions(request: GetAllQueryDescriptionsRequest, context: C): Promise<GetAllQueryDescriptionsResponse>;
+  /** SOAPAction "urn:getQueryDefinition": <getQueryDefinitionRequest> → <getQueryDefinitionResponse> */
+  getQueryDefinition(request: GetQueryDefinitionRequest, context: C): Promise<GetQueryDefinitionResponse>;
+  /** SOAPAction "urn:saveQueryDefinition": <saveQueryDefinitionRequest> → <saveQueryDefinitionResponse> */
+  saveQueryDefinition(request: SaveQueryDefinitionRequest, context: C): Promise<SaveQueryDefinitionResponse>;
+  /** SOAPAction "urn:deleteQueryDefinition": <deleteQueryDefinitionRequest> → <deleteQueryDefinitionResponse> */
+  deleteQueryDefinition(request: DeleteQueryDefinitionRequest, context: C): Promise<DeleteQueryDefinitionResponse>;
 }
 
 /** The response type of each operation. */
 export interface CatalogServiceResponses {
   checkStatus: CheckStatusResponse;
+  lastUpdate: LastUpdateResponse;
   createUser: CreateUserResponse;
   updateUser: UpdateUserResponse;
   deleteUser: DeleteUserResponse;
   queryUser: QueryUserResponse;
   doesUserExist: DoesUserExistResponse;
   whiteboardId: WhiteboardIdResponse;
+  assignObject: AssignObjectResponse;
   createObject: CreateObjectResponse;
   deleteObject: DeleteObjectResponse;
   moveObject: MoveObjectResponse;
@@ -80,18 +94,24 @@ export interface CatalogServiceResponses {
   objectIdQuery: QueryResponse;
   allWorkspaceQuery: QueryResponse;
   queryPropertyDefinitions: QueryPropertyDefinitionsResponse;
+  getAllQueryDescriptions: GetAllQueryDescriptionsResponse;
+  getQueryDefinition: GetQueryDefinitionResponse;
+  saveQueryDefinition: SaveQueryDefinitionResponse;
+  deleteQueryDefinition: DeleteQueryDefinitionResponse;
 }
 
 export type CatalogServiceOperation = keyof CatalogServiceResponses;
 
 export const soapActions: Readonly<Record<CatalogServiceOperation, string>> = {
   checkStatus: "urn:checkStatus",
+  lastUpdate: "urn:lastUpdate",
   createUser: "urn:createUser",
   updateUser: "urn:updateUser",
   deleteUser: "urn:deleteUser",
   queryUser: "urn:queryUser",
   doesUserExist: "urn:doesUserExist",
   whiteboardId: "urn:whiteboardId",
+  assignObject: "urn:assignObject",
   createObject: "urn:createObject",
   deleteObject: "urn:deleteObject",
   moveObject: "urn:moveObject",
@@ -103,6 +123,10 @@ export const soapActions: Readonly<Record<CatalogServiceOperation, string>> = {
   objectIdQuery: "urn:objectIdQuery",
   allWorkspaceQuery: "urn:allWorkspaceQuery",
   queryPropertyDefinitions: "urn:queryPropertyDefinitions",
+  getAllQueryDescriptions: "urn:getAllQueryDescriptions",
+  getQueryDefinition: "urn:getQueryDefinition",
+  saveQueryDefinition: "urn:saveQueryDefinition",
+  deleteQueryDefinition: "urn:deleteQueryDefinition",
 };
 
 /**
@@ -139,6 +163,21 @@ export function createDispatcher<C>(service: CatalogService<C>, reject: Rejectio
             response = await reject("checkStatus", error, context);
           }
           return codecs.writeCheckStatusResponseElement(response);
+        },
+      },
+    ],
+    [
+      "lastUpdateRequest",
+      {
+        operation: "lastUpdate",
+        async run(body, context) {
+          let response: LastUpdateResponse;
+          try {
+            response = await service.lastUpdate(codecs.readLastUpdateRequestElement(body), context);
+          } catch (error) {
+            response = await reject("lastUpdate", error, context);
+          }
+          return codecs.writeLastUpdateResponseElement(response);
         },
       },
     ],
@@ -229,6 +268,21 @@ export function createDispatcher<C>(service: CatalogService<C>, reject: Rejectio
             response = await reject("whiteboardId", error, context);
           }
           return codecs.writeWhiteboardIdResponseElement(response);
+        },
+      },
+    ],
+    [
+      "assignObjectRequest",
+      {
+        operation: "assignObject",
+        async run(body, context) {
+          let response: AssignObjectResponse;
+          try {
+            response = await service.assignObject(codecs.readAssignObjectRequestElement(body), context);
+          } catch (error) {
+            response = await reject("assignObject", error, context);
+          }
+          return codecs.writeAssignObjectResponseElement(response);
         },
       },
     ],
@@ -394,6 +448,66 @@ export function createDispatcher<C>(service: CatalogService<C>, reject: Rejectio
             response = await reject("queryPropertyDefinitions", error, context);
           }
           return codecs.writeQueryPropertyDefinitionsResponseElement(response);
+        },
+      },
+    ],
+    [
+      "getAllQueryDescriptionsRequest",
+      {
+        operation: "getAllQueryDescriptions",
+        async run(body, context) {
+          let response: GetAllQueryDescriptionsResponse;
+          try {
+            response = await service.getAllQueryDescriptions(codecs.readGetAllQueryDescriptionsRequestElement(body), context);
+          } catch (error) {
+            response = await reject("getAllQueryDescriptions", error, context);
+          }
+          return codecs.writeGetAllQueryDescriptionsResponseElement(response);
+        },
+      },
+    ],
+    [
+      "getQueryDefinitionRequest",
+      {
+        operation: "getQueryDefinition",
+        async run(body, context) {
+          let response: GetQueryDefinitionResponse;
+          try {
+            response = await service.getQueryDefinition(codecs.readGetQueryDefinitionRequestElement(body), context);
+          } catch (error) {
+            response = await reject("getQueryDefinition", error, context);
+          }
+          return codecs.writeGetQueryDefinitionResponseElement(response);
+        },
+      },
+    ],
+    [
+      "saveQueryDefinitionRequest",
+      {
+        operation: "saveQueryDefinition",
+        async run(body, context) {
+          let response: SaveQueryDefinitionResponse;
+          try {
+            response = await service.saveQueryDefinition(codecs.readSaveQueryDefinitionRequestElement(body), context);
+          } catch (error) {
+            response = await reject("saveQueryDefinition", error, context);
+          }
+          return codecs.writeSaveQueryDefinitionResponseElement(response);
+        },
+      },
+    ],
+    [
+      "deleteQueryDefinitionRequest",
+      {
+        operation: "deleteQueryDefinition",
+        async run(body, context) {
+          let response: DeleteQueryDefinitionResponse;
+          try {
+            response = await service.deleteQueryDefinition(codecs.readDeleteQueryDefinitionRequestElement(body), context);
+          } catch (error) {
+            response = await reject("deleteQueryDefinition", error, context);
+          }
+          return codecs.writeDeleteQueryDefinitionResponseElement(response);
         },
       },
     ],

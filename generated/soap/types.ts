@@ -494,6 +494,18 @@ export interface CheckStatusResponseType {
   catalogOperationStatus: CatalogOperationStatusType;
 }
 
+/** xsd:complexType lastUpdateRequestType */
+export interface LastUpdateRequestType {
+  objectId: string;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType lastUpdateResponseType */
+export interface LastUpdateResponseType {
+  lastUpdated: number;
+  catalogOperationStatus: CatalogOperationStatusType;
+}
+
 /** xsd:complexType createUserRequestType */
 export interface CreateUserRequestType {
   catalogUser: UserType[];
@@ -560,6 +572,18 @@ export interface WhiteboardIdRequestType {
 export interface WhiteboardIdResponseType {
   catalogOperationStatus: CatalogOperationStatusType;
   objectId: string | null;
+}
+
+/** xsd:complexType assignObjectRequestType */
+export interface AssignObjectRequestType {
+  objectId: string;
+  parentId: string;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType assignObjectResponseType */
+export interface AssignObjectResponseType {
+  catalogOperationStatus: CatalogOperationStatusType;
 }
 
 /** xsd:complexType createObjectRequestType */
@@ -674,9 +698,85 @@ export interface QueryPropertyDefinitionsResponseType {
   resultStreamUrl?: string | null;
 }
 
+/** xsd:complexType queryDescriptionType */
+export interface QueryDescriptionType {
+  queryId: string;
+  name: string;
+  description: string;
+}
+
+/** xsd:complexType queryDescriptionSetType */
+export interface QueryDescriptionSetType {
+  templateQuery?: QueryDescriptionType[];
+  privateQuery?: QueryDescriptionType[];
+}
+
+/** xsd:complexType queryDefinitionType */
+export interface QueryDefinitionType {
+  queryTarget: QueryObjectType;
+  contextQuery?: ContextQueryType;
+}
+
+/** xsd:complexType getAllQueryDescriptionsRequestType */
+export interface GetAllQueryDescriptionsRequestType {
+  resultDeliveryMethod: CatalogDeliveryType;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType getAllQueryDescriptionsResponseType */
+export interface GetAllQueryDescriptionsResponseType {
+  catalogOperationStatus: CatalogOperationStatusType;
+  queryDescriptionSet?: QueryDescriptionSetType;
+  resultStreamUrl?: string | null;
+}
+
+/** xsd:complexType getQueryDefinitionRequestType */
+export interface GetQueryDefinitionRequestType {
+  queryId: string;
+  resultDeliveryMethod: CatalogDeliveryType;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType getQueryDefinitionResponseType */
+export interface GetQueryDefinitionResponseType {
+  catalogOperationStatus: CatalogOperationStatusType;
+  queryDefinition?: QueryDefinitionType;
+  resultStreamUrl?: string | null;
+}
+
+/** xsd:complexType saveQueryDefinitionRequestType */
+export interface SaveQueryDefinitionRequestType {
+  /** attribute */
+  public?: boolean;
+  title: string;
+  description: string;
+  queryId?: string;
+  queryDefinition: QueryDefinitionType;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType saveQueryDefinitionResponseType */
+export interface SaveQueryDefinitionResponseType {
+  queryId: string | null;
+  catalogOperationStatus: CatalogOperationStatusType;
+}
+
+/** xsd:complexType deleteQueryDefinitionRequestType */
+export interface DeleteQueryDefinitionRequestType {
+  queryId: string;
+  errorDeliveryMethod: CatalogDeliveryType;
+}
+
+/** xsd:complexType deleteQueryDefinitionResponseType */
+export interface DeleteQueryDefinitionResponseType {
+  catalogOperationStatus: CatalogOperationStatusType;
+}
+
 // Message elements: the request and response of every operation.
 export type CheckStatusRequest = CheckStatusRequestType;
 export type CheckStatusResponse = CheckStatusResponseType;
+export type LastUpdateRequest = LastUpdateRequestType;
+export type LastUpdateResponse = LastUpdateResponseType;
 export type CreateUserRequest = CreateUserRequestType;
 export type CreateUserResponse = CreateUserResponseType;
 export type UpdateUserRequest = UpdateUserRequestType;
@@ -689,6 +789,8 @@ export type DoesUserExistRequest = DoesUserExistRequestType;
 export type DoesUserExistResponse = DoesUserExistResponseType;
 export type WhiteboardIdRequest = WhiteboardIdRequestType;
 export type WhiteboardIdResponse = WhiteboardIdResponseType;
+export type AssignObjectRequest = AssignObjectRequestType;
+export type AssignObjectResponse = AssignObjectResponseType;
 export type CreateObjectRequest = CreateObjectRequestType;
 export type CreateObjectResponse = CreateObjectResponseType;
 export type DeleteObjectRequest = DeleteObjectRequestType;
@@ -709,3 +811,11 @@ export type ObjectIdQueryRequest = ObjectIdQueryRequestType;
 export type AllWorkspaceQueryRequest = AllWorkspaceQueryRequestType;
 export type QueryPropertyDefinitionsRequest = QueryPropertyDefinitionsRequestType;
 export type QueryPropertyDefinitionsResponse = QueryPropertyDefinitionsResponseType;
+export type GetAllQueryDescriptionsRequest = GetAllQueryDescriptionsRequestType;
+export type GetAllQueryDescriptionsResponse = GetAllQueryDescriptionsResponseType;
+export type GetQueryDefinitionRequest = GetQueryDefinitionRequestType;
+export type GetQueryDefinitionResponse = GetQueryDefinitionResponseType;
+export type SaveQueryDefinitionRequest = SaveQueryDefinitionRequestType;
+export type SaveQueryDefinitionResponse = SaveQueryDefinitionResponseType;
+export type DeleteQueryDefinitionRequest = DeleteQueryDefinitionRequestType;
+export type DeleteQueryDefinitionResponse = DeleteQueryDefinitionResponseType;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CatalogCall } from './context.js';
-import type { CatalogAggregationType, CatalogDataType, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, InitialObjectType, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, PropertyType } from '../../generated/soap/types.js';
+import type { AssignObjectRequest, AssignObjectResponse, CatalogAggregationType, CatalogDataType, LastUpdateRequest, LastUpdateResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, InitialObjectType, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, PropertyType } from '../../generated/soap/types.js';
 import { ResourceConflict } from '../storage/errors.js';
 import type { ObjectRecord, PropertyInput } from '../storage/catalog/rows.js';
 import type { CatalogWrites } from '../storage/catalog/store.js';
-import { enforcedDefinitions, type CatalogDependencies } from './dependencies.js';
+import { enforcedDefinitions, visibleOwners, type CatalogDependencies } from './dependencies.js';
 import { attemptEach } from './items.js';
 import { propertyInput } from './property-data.js';
 import { parentRefusal, storedClass } from './rules.js';
@@ -108,28 +108,55 @@ export async function createInitialTree(w: CatalogWrites, deps: CatalogDependenc
 }
 
 /**
- * Move an object the caller owns (checked by the caller: check 1) under `parentGuid`, with the
- * checks of docs/catalog-operations.md #10 in their order, then the ownership of the new parent.
- * The owners' locks are held, so the cycle check and the move are one atomic step.
+ * The new parent of a move or an assignment of `object` (owned by `owner`), with the checks of
+ * docs/catalog-operations.md in their order: it exists, is not the object, does not lie inside
+ * the object's subtree (the graph stays without cycles), and takes the object's class. The
+ * owners' locks are held, so the cycle check and the change are one atomic step.
  */
-async function moveChecked(w: CatalogWrites, caller: string, object: ObjectRecord, parentGuid: string | undefined, newOwner: string | undefined, now: number): Promise<void> {
-  const moved = placed(object);
-  if (moved.objectClass === 'WHITEBOARD') throw new Refusal('CANNOT_MOVE_WHITEBOARD', `${object.guid} is a whiteboard`);
+async function newParent(w: CatalogWrites, object: ObjectRecord, parentGuid: string): Promise<Placed> {
+  const record = await w.object(parentGuid);
+  if (!record) throw new Refusal('PARENT_DOES_NOT_EXIST', `parent ${parentGuid} does not exist`);
+  if (record.id === object.id) throw new Refusal('SELF_PARENT_NOT_ALLOWED', `${object.guid} cannot be its own parent`);
+  if (await w.inSubtree(object.id, record.id)) throw new Refusal('NO_CIRCULAR_OWNERSHIP', `${parentGuid} lies below ${object.guid}`);
+  const parent = placed(record);
+  checkParent(parent, storedClass(object.objectClass));
+  return parent;
+}
+
+/**
+ * Move an object the caller owns (checked by the caller: check 1) under `parentGuid`: it leaves
+ * every parent it had. With `newOwner` the subtree changes owner, which an object of it that also
+ * hangs outside it would not allow (its other parent stays with the old owner).
+ */
+async function moveChecked(w: CatalogWrites, caller: string, object: ObjectRecord, parentGuid: string, newOwner: string | undefined, now: number): Promise<void> {
+  if (object.objectClass === 'WHITEBOARD') throw new Refusal('CANNOT_MOVE_WHITEBOARD', `${object.guid} is a whiteboard`);
+  const parent = await newParent(w, object, parentGuid);
   const owner = newOwner ?? caller;
-  let parent: Placed | null;
-  if (parentGuid === undefined) {
-    parent = await parentFor(w, owner, moved.objectClass, undefined);
-  } else {
-    const record = await w.object(parentGuid);
-    if (!record) throw new Refusal('PARENT_DOES_NOT_EXIST', `parent ${parentGuid} does not exist`);
-    if (record.id === object.id) throw new Refusal('SELF_PARENT_NOT_ALLOWED', `${object.guid} cannot be its own parent`);
-    if (await w.inSubtree(object.id, record.id)) throw new Refusal('NO_CIRCULAR_OWNERSHIP', `${parentGuid} lies inside the subtree of ${object.guid}`);
-    parent = placed(record);
-    checkParent(parent, moved.objectClass);
-  }
   if (newOwner !== undefined && !(await w.userExists(newOwner))) throw new Refusal('DN_DOES_NOT_EXIST', `user ${newOwner} does not exist`);
-  if (parent && parent.ownerDn !== owner) throw new Refusal('INVALID_OWNER', `parent ${parent.guid} is not owned by ${owner}`);
-  await w.move(object.id, parent?.id ?? null, newOwner, now);
+  if (parent.ownerDn !== owner) throw new Refusal('INVALID_OWNER', `parent ${parent.guid} is not owned by ${owner}`);
+  if (newOwner !== undefined && newOwner !== object.ownerDn) {
+    const [shared] = await w.sharedWithOutside(object.id);
+    if (shared !== undefined) throw new Refusal('INVALID_OWNER', `an object below ${object.guid} also hangs under an object outside it, which stays with ${object.ownerDn}`);
+  }
+  await w.move(object.id, parent.id, newOwner, now);
+}
+
+/**
+ * Attach an object the caller owns under one more parent (`parentGuid`, or by the no-parent rule
+ * the owner's whiteboard, or nothing for a PROJECT). Already one of its parents: nothing changes.
+ */
+async function assignChecked(w: CatalogWrites, caller: string, object: ObjectRecord, parentGuid: string | undefined, now: number): Promise<void> {
+  const objectClass = storedClass(object.objectClass);
+  if (objectClass === 'WHITEBOARD') throw new Refusal('PARENT_NOT_COMPATIBLE', `${object.guid} is a whiteboard, which never has a parent`);
+  let parent: Placed | null;
+  if (parentGuid === undefined) parent = await parentFor(w, caller, objectClass, undefined);
+  else {
+    parent = await newParent(w, object, parentGuid);
+    if (parent.ownerDn !== caller) throw new Refusal('INVALID_OWNER', `parent ${parent.guid} belongs to another user`);
+  }
+  if (parent === null || (await w.parentsOf(object.id)).includes(parent.id)) return;
+  await w.link(parent.id, object.id);
+  await w.touch(object.id, now);
 }
 
 export async function createObject(deps: CatalogDependencies, request: CreateObjectRequest, call: CatalogCall): Promise<CreateObjectResponse> {
@@ -146,8 +173,8 @@ export async function createObject(deps: CatalogDependencies, request: CreateObj
       if (data.objectId.trim() === '') throw new Refusal('NO_GUID', 'objectId is empty');
       const existing = await item.object(data.objectId);
       if (existing && request.assignIfExists === true && existing.ownerDn === dn) {
-        // Single parent only (docs/catalog-interface.md): assigning an existing object moves it.
-        await moveChecked(item, dn, existing, data.parentId, undefined, now);
+        // The existing object gets this parent as well (assignObject's counterpart).
+        await assignChecked(item, dn, existing, data.parentId, now);
         return;
       }
       await createObjectOf(item, deps, dn, data, undefined, now);
@@ -156,6 +183,10 @@ export async function createObject(deps: CatalogDependencies, request: CreateObj
   });
 }
 
+/**
+ * Deletes each object with what hangs only below it: an object of its subtree that also hangs
+ * under an object outside the subtree stays, losing only its links from the deleted objects.
+ */
 export async function deleteObject(deps: CatalogDependencies, request: DeleteObjectRequest, call: CatalogCall): Promise<DeleteObjectResponse> {
   const delivery = request.errorDeliveryMethod;
   const dn = call.dn;
@@ -188,6 +219,37 @@ export async function moveObject(deps: CatalogDependencies, request: MoveObjectR
     if (error instanceof Refusal) return { catalogOperationStatus: fatalStatus('moveObject', delivery, [error]) };
     throw error;
   }
+}
+
+/** `assignObject`: the object hangs under `parentId` as well as under the parents it has. */
+export async function assignObject(deps: CatalogDependencies, request: AssignObjectRequest, call: CatalogCall): Promise<AssignObjectResponse> {
+  const delivery = request.errorDeliveryMethod;
+  const dn = call.dn;
+  if (dn === undefined) return { catalogOperationStatus: fatalStatus('assignObject', delivery, [MISSING_DN]) };
+  try {
+    await deps.store.write([dn], async (w) => {
+      const object = await w.object(request.objectId);
+      if (!object || object.ownerDn !== dn) throw new Refusal('OBJECT_MISSING', `no object ${request.objectId} of ${dn}`);
+      await assignChecked(w, dn, object, request.parentId, deps.now());
+    });
+    return { catalogOperationStatus: SUCCESS };
+  } catch (error) {
+    if (error instanceof Refusal) return { catalogOperationStatus: fatalStatus('assignObject', delivery, [error]) };
+    throw error;
+  }
+}
+
+/** `lastUpdate`: when an object the caller may see last changed (its modificationDate). */
+export async function lastUpdate(deps: CatalogDependencies, request: LastUpdateRequest, call: CatalogCall): Promise<LastUpdateResponse> {
+  const delivery = request.errorDeliveryMethod;
+  const dn = call.dn;
+  if (dn === undefined) return { lastUpdated: 0, catalogOperationStatus: fatalStatus('lastUpdate', delivery, [MISSING_DN]) };
+  const owners = visibleOwners(deps.policy, dn);
+  const object = await deps.store.read((r) => r.object(request.objectId));
+  if (!object || !owners.includes(object.ownerDn)) {
+    return { lastUpdated: 0, catalogOperationStatus: fatalStatus('lastUpdate', delivery, [{ cause: 'OBJECT_DOES_NOT_EXIST', description: `no object ${request.objectId} visible to ${dn}` }]) };
+  }
+  return { lastUpdated: object.modifiedMs, catalogOperationStatus: SUCCESS };
 }
 
 /** Existence anywhere, whoever owns it: objectIds are global and clients avoid collisions with it. */

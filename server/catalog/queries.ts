@@ -6,6 +6,7 @@ import type {
   ObjectIdQueryRequest,
   QueryAndSetType,
   QueryComponentType,
+  QueryDefinitionType,
   QueryElementAndSetType,
   QueryElementOrSetType,
   QueryElementType,
@@ -138,6 +139,12 @@ function andSet(set: QueryAndSetType): ContextCondition {
 
 function contextCondition(context: ContextQueryType): ConditionSet<ContextCondition> {
   return conditionSet('all', context.negate, contextItems(context));
+}
+
+/** Throws the Refusal that `query` would answer for this target and context, if any. */
+export function checkQueryDefinition(definition: QueryDefinitionType): void {
+  objectCondition(definition.queryTarget);
+  if (definition.contextQuery) contextCondition(definition.contextQuery);
 }
 
 interface Page {

@@ -9,6 +9,12 @@ type Failures = { readonly [K in CatalogServiceOperation]: (status: CatalogOpera
  */
 const failures: Failures = {
   checkStatus: (status) => ({ catalogStat: [], catalogOperationStatus: status }),
+  lastUpdate: (status) => ({ lastUpdated: 0, catalogOperationStatus: status }),
+  assignObject: (status) => ({ catalogOperationStatus: status }),
+  getAllQueryDescriptions: (status) => ({ catalogOperationStatus: status }),
+  getQueryDefinition: (status) => ({ catalogOperationStatus: status }),
+  saveQueryDefinition: (status) => ({ queryId: null, catalogOperationStatus: status }),
+  deleteQueryDefinition: (status) => ({ catalogOperationStatus: status }),
   createUser: (status) => ({ catalogOperationStatus: status }),
   updateUser: (status) => ({ catalogOperationStatus: status }),
   deleteUser: (status) => ({ catalogOperationStatus: status }),

@@ -11,7 +11,7 @@ import type {
   QueryResponseSetType,
   ResultNodeType,
 } from '../../generated/soap/types.js';
-import type { DescendantRecord, ElementRecord, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
+import type { ElementRecord, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
 import type { CatalogReads } from '../storage/catalog/store.js';
 import { storedClass } from './rules.js';
 
@@ -94,11 +94,14 @@ function metadataElements(properties: readonly PropertyType[], filters: readonly
 /**
  * Build the queryResponseSet for `targets` (already sorted and paged): load what lies below
  * them and what they hold with a fixed number of batched reads, never one read per object.
+ * Objects form a graph: an object with several parents is shown under each of them that the
+ * result reaches, each time with that parent as its parentId.
  */
 export async function assembleResults(reads: CatalogReads, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
   const { hierarchy, content } = shape;
+  const maxDepth = hierarchy.maxDepth ?? Infinity;
   const targetIds = targets.map((t) => t.id);
-  const below = hierarchy.maxDepth === 0 || targets.length === 0 ? [] : await reads.descendants(targetIds, hierarchy.maxDepth, owners);
+  const below = maxDepth === 0 || targets.length === 0 ? [] : await reads.descendants(targetIds, hierarchy.maxDepth, owners);
   const ids = [...new Set([...targetIds, ...below.map((d) => d.id)])];
   const withChildren = shape.showHasChildren ? await reads.withChildren(ids) : undefined;
   let trees: PropertyTrees = new Map();
@@ -107,62 +110,75 @@ export async function assembleResults(reads: CatalogReads, targets: readonly Obj
     trees = propertyTrees(loaded.properties, loaded.elements);
   }
 
-  // Children per (target, parent): a node may appear under two targets when one target lies
-  // below another, and each occurrence is built from its own target's rows.
-  const childrenOf = new Map<string, DescendantRecord[]>();
-  for (const d of below) {
-    const key = `${d.targetId}/${d.parentId}`;
-    const list = childrenOf.get(key);
-    if (list) list.push(d);
-    else childrenOf.set(key, [d]);
+  // The children of each object among those loaded, in (creation time, objectId) order: the
+  // order `below` comes in. A child deeper than maxDepth on one path may be shallower on another.
+  const order = new Map(below.map((d, i) => [d.id, i]));
+  const byId = new Map(below.map((d) => [d.id, d]));
+  const childrenOf = new Map<number, ObjectRecord[]>();
+  for (const link of below.length === 0 ? [] : await reads.parentLinks(below.map((d) => d.id))) {
+    const child = byId.get(link.childId)!;
+    const list = childrenOf.get(link.parentId);
+    if (list) list.push(child);
+    else childrenOf.set(link.parentId, [child]);
   }
-  const shownChildren = (targetId: number, parentId: number): DescendantRecord[] =>
-    (childrenOf.get(`${targetId}/${parentId}`) ?? []).flatMap((child) => (hierarchy.excluded.has(child.objectClass) ? shownChildren(targetId, child.id) : [child]));
+  for (const list of childrenOf.values()) list.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  /** What is shown below `parent` at `depth`: its children, or those of an excluded child in its place. */
+  const shownChildren = (parent: ObjectRecord, depth: number): { object: ObjectRecord; parent: ObjectRecord; depth: number }[] =>
+    depth >= maxDepth
+      ? []
+      : (childrenOf.get(parent.id) ?? []).flatMap((child) => (hierarchy.excluded.has(child.objectClass) ? shownChildren(child, depth + 1) : [{ object: child, parent, depth: depth + 1 }]));
 
-  const attributes = (object: ObjectRecord): ResultNodeType => ({
+  const attributes = (object: ObjectRecord, parent: ObjectRecord | undefined): ResultNodeType => ({
     objectClass: storedClass(object.objectClass),
     objectId: object.guid,
-    parentId: object.parentGuid ?? undefined,
+    parentId: parent ? parent.guid : (object.parentGuid ?? undefined),
     hasChildren: withChildren ? withChildren.has(object.id) : undefined,
     creationDate: shape.showCreateDate ? object.createdMs : undefined,
     modificationDate: shape.showModifyDate ? object.modifiedMs : undefined,
   });
+  /** A node of the result: a target (depth 0, no parent) or a child shown below one. */
+  interface At {
+    readonly object: ObjectRecord;
+    readonly parent?: ObjectRecord;
+    readonly depth: number;
+  }
+  const roots: At[] = targets.map((object) => ({ object, depth: 0 }));
   const propertiesOf = (object: ObjectRecord): PropertyType[] => trees.get(object.id) ?? [];
 
   switch (content.kind) {
     case 'ids': {
-      const node = (target: number, object: ObjectRecord): GuidResponseType => ({
-        ...attributes(object),
-        guidResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      const node = (at: At): GuidResponseType => ({
+        ...attributes(at.object, at.parent),
+        guidResponse: shownChildren(at.object, at.depth).map(node),
       });
-      return { guidResponse: targets.map((t) => node(t.id, t)) };
+      return { guidResponse: roots.map(node) };
     }
     case 'objects': {
       const excluded = excludedBy(content.exclusions);
-      const node = (target: number, object: ObjectRecord): ObjectResponseType => ({
-        ...attributes(object),
-        property: propertiesOf(object).filter((p) => !excluded(p)),
-        objectResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      const node = (at: At): ObjectResponseType => ({
+        ...attributes(at.object, at.parent),
+        property: propertiesOf(at.object).filter((p) => !excluded(p)),
+        objectResponse: shownChildren(at.object, at.depth).map(node),
       });
-      return { objectResponse: targets.map((t) => node(t.id, t)) };
+      return { objectResponse: roots.map(node) };
     }
     case 'properties': {
       const excluded = excludedBy(content.exclusions);
       const wanted = (p: PropertyType) => content.filters.some((f) => f.propertyName === p.name && f.propertySource === p.source);
-      const node = (target: number, object: ObjectRecord): PropertyResponseType => ({
-        ...attributes(object),
-        property: propertiesOf(object).filter((p) => wanted(p) && !excluded(p)),
-        propertyResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      const node = (at: At): PropertyResponseType => ({
+        ...attributes(at.object, at.parent),
+        property: propertiesOf(at.object).filter((p) => wanted(p) && !excluded(p)),
+        propertyResponse: shownChildren(at.object, at.depth).map(node),
       });
-      return { propertyResponse: targets.map((t) => node(t.id, t)) };
+      return { propertyResponse: roots.map(node) };
     }
     case 'elements': {
-      const node = (target: number, object: ObjectRecord): ElementResponseType => ({
-        ...attributes(object),
-        metadataElement: metadataElements(propertiesOf(object), content.filters),
-        elementResponse: shownChildren(target, object.id).map((c) => node(target, c)),
+      const node = (at: At): ElementResponseType => ({
+        ...attributes(at.object, at.parent),
+        metadataElement: metadataElements(propertiesOf(at.object), content.filters),
+        elementResponse: shownChildren(at.object, at.depth).map(node),
       });
-      return { elementResponse: targets.map((t) => node(t.id, t)) };
+      return { elementResponse: roots.map(node) };
     }
   }
 }

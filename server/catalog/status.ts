@@ -8,12 +8,15 @@ import type { CatalogDeliveryType, CatalogOperationStatusType, CatalogStatusType
  */
 export const STATUS_CODES: Readonly<Record<CatalogServiceOperation, { readonly fatal: CatalogStatusType; readonly partial: CatalogStatusType }>> = {
   checkStatus: { fatal: 'FATAL_STATUS_ERROR', partial: 'NON_FATAL_STATUS_ERROR' },
+  lastUpdate: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
   createUser: { fatal: 'FATAL_CREATE_ERROR', partial: 'NON_FATAL_CREATE_ERROR' },
   updateUser: { fatal: 'FATAL_UPDATE_ERROR', partial: 'NON_FATAL_UPDATE_ERROR' },
   deleteUser: { fatal: 'FATAL_DELETE_ERROR', partial: 'NON_FATAL_DELETE_ERROR' },
   queryUser: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
   doesUserExist: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
   whiteboardId: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
+  // Like a move: one link, no partial outcome.
+  assignObject: { fatal: 'FATAL_UPDATE_ERROR', partial: 'OPERATION_SUCCESSFUL' },
   createObject: { fatal: 'FATAL_CREATE_ERROR', partial: 'NON_FATAL_CREATE_ERROR' },
   deleteObject: { fatal: 'FATAL_DELETE_ERROR', partial: 'NON_FATAL_DELETE_ERROR' },
   // XMC Cat: a move has no partial outcome; anything that goes wrong after commit is success.
@@ -26,6 +29,10 @@ export const STATUS_CODES: Readonly<Record<CatalogServiceOperation, { readonly f
   objectIdQuery: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
   allWorkspaceQuery: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
   queryPropertyDefinitions: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
+  getAllQueryDescriptions: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
+  getQueryDefinition: { fatal: 'FATAL_QUERY_ERROR', partial: 'NON_FATAL_QUERY_ERROR' },
+  saveQueryDefinition: { fatal: 'FATAL_CREATE_ERROR', partial: 'NON_FATAL_CREATE_ERROR' },
+  deleteQueryDefinition: { fatal: 'FATAL_DELETE_ERROR', partial: 'NON_FATAL_DELETE_ERROR' },
 };
 
 /** One thing that went wrong, as the operationSummary reports it. */

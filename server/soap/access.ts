@@ -13,15 +13,21 @@ const OPERATION_SCOPES: Readonly<Record<CatalogServiceOperation, TokenScope>> = 
   objectIdQuery: 'read',
   allWorkspaceQuery: 'read',
   queryPropertyDefinitions: 'read',
+  lastUpdate: 'read',
+  getAllQueryDescriptions: 'read',
+  getQueryDefinition: 'read',
+  saveQueryDefinition: 'create',
   createUser: 'create',
   createObject: 'create',
   addProperty: 'create',
   updateUser: 'update',
   moveObject: 'update',
+  assignObject: 'update',
   updateProperty: 'update',
   deleteUser: 'delete',
   deleteObject: 'delete',
   deleteProperty: 'delete',
+  deleteQueryDefinition: 'delete',
 };
 
 export interface CatalogAccessInput {

@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import type { Dispatcher } from '../../generated/soap/service.js';
+import { SERVICE, type Dispatcher } from '../../generated/soap/service.js';
 import { faultEnvelope, openEnvelope, parseXml, SoapFault, XmlSyntaxError, envelope } from '../../generated/soap/runtime.js';
 import type { Principal } from '../auth.js';
 import type { CatalogCall } from '../catalog/context.js';
@@ -9,6 +9,7 @@ import type { Limits } from '../config.js';
 import type { Logger } from '../log.js';
 import { catalogAccess } from './access.js';
 import type { ServiceDescription } from './description.js';
+import { domainAsTypes, XMCCAT_DOMAIN_NAMESPACE } from './domain-namespace.js';
 import { callerDn, isUnderstood } from './identity.js';
 
 export interface SoapEndpointOptions {
@@ -91,7 +92,9 @@ export function mountSoapEndpoint(router: Router, { path, description, dispatche
         if (error instanceof XmlSyntaxError) throw new SoapFault('Client', `the request is not acceptable XML: ${error.message}`);
         throw error;
       }
-      const { headers, body } = openEnvelope(root);
+      const { headers, body: sent } = openEnvelope(root);
+      // Clients of XMC Cat's published WSDL send property contents in its domain namespace.
+      const body = sent && text.includes(XMCCAT_DOMAIN_NAMESPACE) ? domainAsTypes(sent, SERVICE.messageNamespace) : sent;
       for (const header of headers) {
         const must = header.attributes.get(SOAP11_MUST_UNDERSTAND);
         if ((must === '1' || must === 'true') && !isUnderstood(header)) {

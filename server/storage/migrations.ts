@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { catalogCountsMigration, catalogMigration } from './catalog/tables.js';
+import { catalogCountsMigration, catalogGraphMigration, catalogMigration } from './catalog/tables.js';
 import { eventOrderMigration, eventsMigration } from './events.js';
 import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
@@ -52,6 +52,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0004_service_facts': serviceFactsMigration(dialect),
     '0005_events': eventsMigration(dialect),
     '0006_measurements': measurementsMigration(dialect),
+    '0007_catalog_graph': catalogGraphMigration,
     '0008_event_order': eventOrderMigration(dialect),
   };
 }

@@ -117,13 +117,18 @@ describe('SOAP catalog: objects', function () {
     assertStatus(response.catalogOperationStatus, 'FATAL_CREATE_ERROR', 'DN_DOES_NOT_EXIST');
   });
 
-  it('assignIfExists re-parents an existing object of the caller; without it, or for another user’s object, OBJECT_ALREADY_EXISTS', async () => {
+  it('assignIfExists gives an existing object of the caller one more parent; without it, or for another user’s object, OBJECT_ALREADY_EXISTS', async () => {
     await alice.createObject({ catalogData: [object('assign/p1', 'PROJECT'), object('assign/p2', 'PROJECT'), object('assign/e', 'EXPERIMENT', 'assign/p1')], errorDeliveryMethod: DIRECT });
     assertStatus((await alice.createObject({ catalogData: [object('assign/e', 'EXPERIMENT', 'assign/p2')], errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'OBJECT_ALREADY_EXISTS');
     assertStatus((await alice.createObject({ catalogData: [object('assign/e', 'EXPERIMENT', 'assign/p2')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
-    assert.equal(tree(await alice.objectIdQuery({ objectId: ['assign/p1', 'assign/p2'], queryResultFormat: format({ hierarchyFilter: 'CHILDREN' }) })), 'assign/p1 assign/p2(assign/e)');
+    assert.equal(tree(await alice.objectIdQuery({ objectId: ['assign/p1', 'assign/p2'], queryResultFormat: format({ hierarchyFilter: 'CHILDREN' }) })), 'assign/p1(assign/e) assign/p2(assign/e)');
+    // Again: already one of its parents, nothing changes.
+    assertStatus((await alice.createObject({ catalogData: [object('assign/e', 'EXPERIMENT', 'assign/p2')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'OPERATION_SUCCESSFUL');
     assertStatus((await alice.createObject({ catalogData: [object('bob/P', 'PROJECT')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'OBJECT_ALREADY_EXISTS');
-    assertStatus((await alice.createObject({ catalogData: [object('assign/p1', 'PROJECT', 'assign/e')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'PARENT_BELOW_CHILD_LEVEL');
+    assertStatus((await alice.createObject({ catalogData: [object('assign/p1', 'PROJECT', 'assign/e')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'NO_CIRCULAR_OWNERSHIP');
+    assertStatus((await alice.createObject({ catalogData: [object('assign/p2', 'PROJECT', 'assign/e')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'NO_CIRCULAR_OWNERSHIP');
+    await alice.createObject({ catalogData: [object('assign/e2', 'EXPERIMENT', 'assign/p1')], errorDeliveryMethod: DIRECT });
+    assertStatus((await alice.createObject({ catalogData: [object('assign/p1', 'PROJECT', 'assign/e2')], assignIfExists: true, errorDeliveryMethod: DIRECT })).catalogOperationStatus, 'FATAL_CREATE_ERROR', 'NO_CIRCULAR_OWNERSHIP');
   });
 
   it('deleteObject removes the whole subtree with its properties', async () => {

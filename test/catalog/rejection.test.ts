@@ -29,6 +29,12 @@ const requests: Readonly<Record<CatalogServiceOperation, string>> = {
   objectIdQuery: codecs.writeObjectIdQueryRequestElement({ objectId: ['x'], queryResultFormat: format() }),
   allWorkspaceQuery: codecs.writeAllWorkspaceQueryRequestElement({}),
   queryPropertyDefinitions: codecs.writeQueryPropertyDefinitionsRequestElement({ resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT }),
+  lastUpdate: codecs.writeLastUpdateRequestElement({ objectId: 'x', errorDeliveryMethod: DIRECT }),
+  assignObject: codecs.writeAssignObjectRequestElement({ objectId: 'x', parentId: 'y', errorDeliveryMethod: DIRECT }),
+  getAllQueryDescriptions: codecs.writeGetAllQueryDescriptionsRequestElement({ resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT }),
+  getQueryDefinition: codecs.writeGetQueryDefinitionRequestElement({ queryId: 'q', resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT }),
+  saveQueryDefinition: codecs.writeSaveQueryDefinitionRequestElement({ title: 't', description: 'd', queryDefinition: { queryTarget: { aggrType: 'PROJECT' } }, errorDeliveryMethod: DIRECT }),
+  deleteQueryDefinition: codecs.writeDeleteQueryDefinitionRequestElement({ queryId: 'q', errorDeliveryMethod: DIRECT }),
 };
 
 /** A service whose every operation throws `error`. */

@@ -34,10 +34,11 @@ describe('SOAP catalog through node-soap, built from GET ?wsdl', function () {
   const ok = (result: Parsed) => assert.equal(result.catalogOperationStatus.status, 'OPERATION_SUCCESSFUL', JSON.stringify(result));
   const resultFormat = (extra: object = {}) => ({ offset: 0, count: 0, hierarchyFilter: 'TARGET', contentFilter: 'ID_ONLY', ...extra, resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
 
-  it('the WSDL describes the 18 operations of the contract', () => {
+  it("the WSDL describes the 24 operations of XMC Cat's published WSDL", () => {
     assert.deepEqual(Object.keys(client.describe().CatalogService.CatalogPort).sort(), [
-      'addProperty', 'allWorkspaceQuery', 'checkStatus', 'createObject', 'createUser', 'deleteObject', 'deleteProperty', 'deleteUser', 'doesUserExist',
-      'moveObject', 'objectExists', 'objectIdQuery', 'query', 'queryPropertyDefinitions', 'queryUser', 'updateProperty', 'updateUser', 'whiteboardId',
+      'addProperty', 'allWorkspaceQuery', 'assignObject', 'checkStatus', 'createObject', 'createUser', 'deleteObject', 'deleteProperty', 'deleteQueryDefinition', 'deleteUser',
+      'doesUserExist', 'getAllQueryDescriptions', 'getQueryDefinition', 'lastUpdate', 'moveObject', 'objectExists', 'objectIdQuery', 'query', 'queryPropertyDefinitions', 'queryUser',
+      'saveQueryDefinition', 'updateProperty', 'updateUser', 'whiteboardId',
     ]);
   });
 
@@ -97,6 +98,16 @@ describe('SOAP catalog through node-soap, built from GET ?wsdl', function () {
     const withoutFormat = await call('allWorkspaceQuery', {});
     ok(withoutFormat);
 
+    ok(await call('assignObject', { objectId: 'ns/c', parentId: whiteboard, errorDeliveryMethod: DIRECT }));
+    const updated = await call('lastUpdate', { objectId: 'ns/c', errorDeliveryMethod: DIRECT });
+    ok(updated);
+    assert.match(String(updated.lastUpdated), /^\d{13}$/);
+    const saved = await call('saveQueryDefinition', { attributes: { public: true }, title: 'grids', description: 'all grids', queryDefinition: { queryTarget: { aggrType: 'COLLECTION' } }, errorDeliveryMethod: DIRECT });
+    ok(saved);
+    const descriptions = await call('getAllQueryDescriptions', { resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
+    assert.deepEqual(list(descriptions.queryDescriptionSet.templateQuery).map((q) => [q.queryId, q.name]), [[saved.queryId, 'grids']]);
+    assert.equal((await call('getQueryDefinition', { queryId: saved.queryId, resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT })).queryDefinition.queryTarget.aggrType, 'COLLECTION');
+    ok(await call('deleteQueryDefinition', { queryId: saved.queryId, errorDeliveryMethod: DIRECT }));
     ok(await call('moveObject', { objectId: 'ns/c', parentId: whiteboard, errorDeliveryMethod: DIRECT }));
     const definitions = await call('queryPropertyDefinitions', { resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
     ok(definitions);

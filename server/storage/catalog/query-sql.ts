@@ -26,7 +26,7 @@ function likeLiteral(text: string): string {
  * rewrite of correlated EXISTS into joins returns wrong rows for a nested EXISTS when the outer
  * query has a LEFT JOIN and an ORDER BY; test/catalog/queries.test.ts has the case.) Both sides
  * of every IN are NOT NULL, so NOT keeps two-valued logic. Context relations use the closure
- * table, or parent_id for the direct ones. Values are always bound; only aliases and table
+ * table (paths of length 1 for the direct ones). Values are always bound; only aliases and table
  * names are written into the text.
  *
  * Placeholders are emitted strictly left to right, and every value is bound at the moment its
@@ -148,40 +148,17 @@ export class ConditionCompiler {
   private context(anchor: string, condition: ContextCondition, owners: readonly string[]): string {
     if (condition.kind !== 'related') return this.set(condition, (c) => this.context(anchor, c, owners));
     const y = this.alias('y');
-    // [the anchor's key, the sub-query's select list and FROM, what links them inside]
-    let key: string;
-    let select: string;
-    let link: string;
-    switch (condition.relation) {
-      case 'parent':
-        // A root has no parent: false, not NULL, so that NOT still works.
-        key = `${anchor}.parent_id IS NOT NULL AND ${anchor}.parent_id`;
-        select = `${y}.id FROM ${OBJECTS} ${y}`;
-        link = '';
-        break;
-      case 'child':
-        key = `${anchor}.id`;
-        select = `${y}.parent_id FROM ${OBJECTS} ${y}`;
-        link = `${y}.parent_id IS NOT NULL`;
-        break;
-      case 'ancestor': {
-        const c = this.alias('c');
-        key = `${anchor}.id`;
-        select = `${c}.descendant_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`;
-        link = `${c}.depth > 0`;
-        break;
-      }
-      case 'descendant': {
-        const c = this.alias('c');
-        key = `${anchor}.id`;
-        select = `${c}.ancestor_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
-        link = `${c}.depth > 0`;
-        break;
-      }
-    }
-    const parts = link ? [link] : [];
-    parts.push(this.visible(y, owners), this.object(y, condition.object));
+    // Up: the anchor is a descendant of y; down: an ancestor. Direct relations are the links
+    // (paths of length 1); an object may have several parents (assignObject).
+    const c = this.alias('c');
+    const up = condition.relation === 'parent' || condition.relation === 'ancestor';
+    const direct = condition.relation === 'parent' || condition.relation === 'child';
+    const select = up
+      ? `${c}.descendant_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.ancestor_id`
+      : `${c}.ancestor_id FROM ${CLOSURE} ${c} JOIN ${OBJECTS} ${y} ON ${y}.id = ${c}.descendant_id`;
+    const parts = [direct ? `${c}.depth = 1` : `${c}.depth > 0`, this.visible(y, owners), this.object(y, condition.object)];
     for (const nested of condition.context) parts.push(this.context(y, nested, owners));
+    const key = `${anchor}.id`;
     return `(${key} IN (SELECT ${select} WHERE ${parts.join(' AND ')}))`;
   }
 }

@@ -13,6 +13,7 @@ export interface ObjectRecord {
   /** The client's objectId. */
   readonly guid: string;
   readonly objectClass: string;
+  /** The first of its parents (the one it was created or moved under), null for a root. */
   readonly parentId: number | null;
   readonly parentGuid: string | null;
   readonly ownerDn: string;
@@ -20,10 +21,10 @@ export interface ObjectRecord {
   readonly modifiedMs: number;
 }
 
-/** An object below a query target, with its distance from it. */
-export interface DescendantRecord extends ObjectRecord {
-  readonly targetId: number;
-  readonly depth: number;
+/** One edge of the graph of objects: `childId` hangs under `parentId`. */
+export interface Link {
+  readonly parentId: number;
+  readonly childId: number;
 }
 
 /** A leaf value to store. */
@@ -65,4 +66,14 @@ export interface ElementRecord {
 export interface InstanceRecord {
   readonly id: number;
   readonly position: number;
+}
+
+/** A saved query definition; `definition` is its queryDefinition element as XML text. */
+export interface QueryDefinitionRecord {
+  readonly queryId: string;
+  readonly ownerDn: string;
+  readonly title: string;
+  readonly description: string;
+  readonly public: boolean;
+  readonly definition: string;
 }

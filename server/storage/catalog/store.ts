@@ -7,8 +7,8 @@ import { Pacer } from '../pace.js';
 import { inSavepoint } from '../savepoint.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
-import type { DescendantRecord, ElementRecord, InstanceRecord, ObjectRecord, PropertyInput, PropertyRecord, UserRecord } from './rows.js';
-import { CLOSURE, CONTACT_COLUMNS, COUNTS, ELEMENTS, OBJECTS, PROPERTIES, USERS, type ContactColumn } from './tables.js';
+import type { ElementRecord, InstanceRecord, Link, ObjectRecord, PropertyInput, PropertyRecord, QueryDefinitionRecord, UserRecord } from './rows.js';
+import { CLOSURE, CONTACT_COLUMNS, COUNTS, ELEMENTS, OBJECTS, PROPERTIES, QUERY_DEFINITIONS, USERS, type ContactColumn } from './tables.js';
 import { folded, numberValue, textKey, timeValue } from './values.js';
 
 /** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
@@ -49,6 +49,26 @@ function objectRecord(row: ObjectRow): ObjectRecord {
     createdMs: Number(row.created_ms),
     modifiedMs: Number(row.modified_ms),
   };
+}
+
+const DEFINITION_COLUMNS = ['query_id', 'owner_dn', 'title', 'description', 'public', 'definition'];
+
+interface DefinitionRow {
+  query_id: string;
+  owner_dn: string;
+  title: string;
+  description: string;
+  public: boolean | number;
+  definition: string;
+}
+
+function definitionRecord(row: DefinitionRow): QueryDefinitionRecord {
+  return { queryId: row.query_id, ownerDn: row.owner_dn, title: row.title, description: row.description, public: Boolean(row.public), definition: row.definition };
+}
+
+/** (creation time, objectId by UTF-8 bytes): the order of results (docs/catalog-operations.md). */
+function creationOrder(a: ObjectRecord, b: ObjectRecord): number {
+  return a.createdMs - b.createdMs || Buffer.compare(Buffer.from(a.guid), Buffer.from(b.guid));
 }
 
 function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
@@ -130,31 +150,46 @@ export class CatalogReads {
     return ((await builder) as ObjectRow[]).map(objectRecord);
   }
 
-  /** Everything below the targets up to `maxDepth` (all when undefined) that `owners` own. */
-  async descendants(targetIds: readonly number[], maxDepth: number | undefined, owners: readonly string[]): Promise<DescendantRecord[]> {
-    const found: DescendantRecord[] = [];
+  /**
+   * Every object below the targets, at most `maxDepth` links down (all when undefined), that
+   * `owners` own, each once, in (creation time, objectId) order.
+   */
+  async descendants(targetIds: readonly number[], maxDepth: number | undefined, owners: readonly string[]): Promise<ObjectRecord[]> {
+    const found = new Map<number, ObjectRecord>();
     for (const part of chunks(targetIds)) {
-      const builder = this.objects()
-        .select('c.ancestor_id as target_id', 'c.depth')
-        .join({ c: CLOSURE }, 'c.descendant_id', 'o.id')
-        .whereIn('c.ancestor_id', part)
-        .where('c.depth', '>', 0)
-        .whereIn('o.owner_dn', owners);
-      if (maxDepth !== undefined) builder.where('c.depth', '<=', maxDepth);
-      const rows = (await this.inCreationOrder(builder)) as (ObjectRow & { target_id: number | string; depth: number | string })[];
-      for (const row of rows) found.push({ ...objectRecord(row), targetId: Number(row.target_id), depth: Number(row.depth) });
+      const below = this.knex(CLOSURE).select('descendant_id').whereIn('ancestor_id', part).where('depth', '>', 0);
+      if (maxDepth !== undefined) below.where('depth', '<=', maxDepth);
+      const rows = (await this.inCreationOrder(this.objects().whereIn('o.id', below).whereIn('o.owner_dn', owners))) as ObjectRow[];
+      for (const row of rows) found.set(Number(row.id), objectRecord(row));
     }
-    return found;
+    // Several chunks come back each in order; one order for all.
+    return chunks(targetIds).length > 1 ? [...found.values()].sort(creationOrder) : [...found.values()];
+  }
+
+  /** The links (parent, child) whose child is one of `childIds`: every parent of each. */
+  async parentLinks(childIds: readonly number[]): Promise<Link[]> {
+    const links: Link[] = [];
+    for (const part of chunks(childIds)) {
+      const rows = (await this.knex(CLOSURE).select('ancestor_id', 'descendant_id').where('depth', 1).whereIn('descendant_id', part)) as { ancestor_id: number | string; descendant_id: number | string }[];
+      for (const row of rows) links.push({ parentId: Number(row.ancestor_id), childId: Number(row.descendant_id) });
+    }
+    return links;
   }
 
   /** Which of these objects have at least one child. */
   async withChildren(ids: readonly number[]): Promise<Set<number>> {
     const parents = new Set<number>();
     for (const part of chunks(ids)) {
-      const rows = (await this.knex(OBJECTS).distinct('parent_id').whereIn('parent_id', part)) as { parent_id: number | string }[];
-      for (const row of rows) parents.add(Number(row.parent_id));
+      const rows = (await this.knex(CLOSURE).distinct('ancestor_id').where('depth', 1).whereIn('ancestor_id', part)) as { ancestor_id: number | string }[];
+      for (const row of rows) parents.add(Number(row.ancestor_id));
     }
     return parents;
+  }
+
+  /** The object's parents (none for a root). */
+  async parentsOf(id: number): Promise<number[]> {
+    const rows = (await this.knex(CLOSURE).select('ancestor_id').where({ descendant_id: id, depth: 1 }).orderBy('ancestor_id')) as { ancestor_id: number | string }[];
+    return rows.map((r) => Number(r.ancestor_id));
   }
 
   /** All property instances (top-level and nested) and elements of these objects, in stored order. */
@@ -198,6 +233,21 @@ export class CatalogReads {
     return (await this.knex(PROPERTIES).first('id').where({ object_id: objectId, name, source }).whereNotNull('parent_property_id')) !== undefined;
   }
 
+  async queryDefinition(queryId: string): Promise<QueryDefinitionRecord | undefined> {
+    const row = (await this.knex(QUERY_DEFINITIONS).first(...DEFINITION_COLUMNS).where({ query_id: queryId })) as DefinitionRow | undefined;
+    return row ? definitionRecord(row) : undefined;
+  }
+
+  /** The public definitions and `dn`'s own, in the order they were first saved. */
+  async queryDefinitionsFor(dn: string): Promise<QueryDefinitionRecord[]> {
+    const rows = (await this.knex(QUERY_DEFINITIONS)
+      .select(...DEFINITION_COLUMNS)
+      .where({ owner_dn: dn })
+      .orWhere({ public: true })
+      .orderBy('id')) as DefinitionRow[];
+    return rows.map(definitionRecord);
+  }
+
   private inCreationOrder(builder: Knex.QueryBuilder): Knex.QueryBuilder {
     return builder.orderBy('o.created_ms').orderByRaw(this.dialect.columns.byteOrder('o.guid'));
   }
@@ -221,8 +271,30 @@ const ITEM = 'catalog_item';
 /** An object by its objectId, on a write's connection. */
 const OBJECT_BY_GUID = `SELECT ${OBJECT_COLUMNS.join(', ')} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.guid = ? LIMIT 1`;
 const INSERT_OBJECT = `INSERT INTO ${OBJECTS} (guid, class, parent_id, owner_dn, created_ms, modified_ms) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
-const INSERT_SELF_PATH = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) VALUES (?, ?, 0)`;
-const INSERT_PATHS_FROM_PARENT = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) SELECT ancestor_id, CAST(? AS INTEGER), depth + 1 FROM ${CLOSURE} WHERE descendant_id = ?`;
+const INSERT_SELF_PATH = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth, paths) VALUES (?, ?, 0, 1)`;
+/** A new object has no descendants: each path to its parent, one link longer, is a path to it. */
+const INSERT_PATHS_FROM_PARENT = `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth, paths) SELECT ancestor_id, CAST(? AS INTEGER), depth + 1, paths FROM ${CLOSURE} WHERE descendant_id = ?`;
+/**
+ * The paths a link (parent → child) adds: every path into the parent, the link, every path out
+ * of the child, counted per (ancestor, descendant, length). Bound: parent, child.
+ */
+const PATHS_THROUGH_LINK =
+  `SELECT a.ancestor_id AS ancestor_id, d.descendant_id AS descendant_id, a.depth + d.depth + 1 AS depth, SUM(a.paths * d.paths) AS paths ` +
+  `FROM ${CLOSURE} a CROSS JOIN ${CLOSURE} d WHERE a.descendant_id = ? AND d.ancestor_id = ? GROUP BY a.ancestor_id, d.descendant_id, a.depth + d.depth + 1`;
+const ADD_LINK =
+  `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth, paths) SELECT ancestor_id, descendant_id, depth, paths FROM (${PATHS_THROUGH_LINK}) x WHERE true ` +
+  `ON CONFLICT (ancestor_id, descendant_id, depth) DO UPDATE SET paths = ${CLOSURE}.paths + excluded.paths`;
+const REMOVE_LINK_PATHS =
+  `UPDATE ${CLOSURE} SET paths = ${CLOSURE}.paths - x.paths FROM (${PATHS_THROUGH_LINK}) x ` +
+  `WHERE ${CLOSURE}.ancestor_id = x.ancestor_id AND ${CLOSURE}.descendant_id = x.descendant_id AND ${CLOSURE}.depth = x.depth`;
+/** After REMOVE_LINK_PATHS: the rows left without a path, all of them ending in the child's subtree. Bound: child. */
+const DROP_EMPTY_PATHS = `DELETE FROM ${CLOSURE} WHERE paths = 0 AND descendant_id IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?)`;
+/** The child's first parent again, when it was the unlinked one: the lowest id left, or none. Bound: child, child, parent. */
+const REPOINT_FIRST_PARENT = `UPDATE ${OBJECTS} SET parent_id = (SELECT MIN(ancestor_id) FROM ${CLOSURE} WHERE descendant_id = ? AND depth = 1) WHERE id = ? AND parent_id = ?`;
+/** Objects below the root (not itself) with a parent outside its subtree. Bound: root three times. */
+const SHARED_WITH_OUTSIDE =
+  `SELECT DISTINCT l.descendant_id AS id FROM ${CLOSURE} l WHERE l.depth = 1 AND l.descendant_id <> ? ` +
+  `AND l.descendant_id IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?) AND l.ancestor_id NOT IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?)`;
 const INSERT_PROPERTY = `INSERT INTO ${PROPERTIES} (object_id, parent_property_id, name, source, position) VALUES (?, ?, ?, ?, ?) RETURNING id`;
 const ELEMENT_COLUMNS = '(property_id, ordinal, name, source, shorthand, text_value, text_folded, text_key, num_value, time_value)';
 /** One element's values; `shorthand` is bound as 1 or 0, which both engines cast to their boolean. */
@@ -282,36 +354,76 @@ export class CatalogWrites extends CatalogReads {
     return id;
   }
 
+  /** Link `childId` under `parentId` as well; the caller has checked that no cycle follows. */
+  async link(parentId: number, childId: number): Promise<void> {
+    await this.run(ADD_LINK, [parentId, childId]);
+    await this.knex(OBJECTS).where({ id: childId }).whereNull('parent_id').update({ parent_id: parentId });
+  }
+
+  /** Remove the link from `parentId` to `childId` and every path through it, nothing else. */
+  async unlink(parentId: number, childId: number): Promise<void> {
+    await this.run(REMOVE_LINK_PATHS, [parentId, childId]);
+    await this.run(DROP_EMPTY_PATHS, [childId]);
+    await this.run(REPOINT_FIRST_PARENT, [childId, childId, parentId]);
+  }
+
   /**
-   * Re-parent an object with its subtree (a null parent makes it a root): the paths from its
-   * old ancestors go, paths from the new parent's ancestors (and the parent) to every node of
-   * the subtree come. The caller has checked that the new parent is not inside the subtree,
+   * The objects below `rootId` (not itself) that also hang under an object outside its subtree:
+   * they stay when the subtree is deleted, and keep a subtree from changing owner.
+   */
+  async sharedWithOutside(rootId: number): Promise<number[]> {
+    const { rows } = await this.run(SHARED_WITH_OUTSIDE, [rootId, rootId, rootId]);
+    return rows.map((r) => Number((r as { id: number | string }).id));
+  }
+
+  /**
+   * Move an object with its subtree: it leaves every parent it has and hangs under `parentId`
+   * alone. With `newOwner`, the whole subtree changes owner; the caller has checked that no
+   * object of it hangs under an object outside it, and that the new parent is not inside it,
    * under the owners' locks.
    */
-  async move(id: number, parentId: number | null, newOwner: string | undefined, now: number): Promise<void> {
+  async move(id: number, parentId: number, newOwner: string | undefined, now: number): Promise<void> {
+    for (const parent of await this.parentsOf(id)) await this.unlink(parent, id);
+    await this.link(parentId, id);
     await this.knex(OBJECTS).where({ id }).update({ parent_id: parentId, modified_ms: now });
-    await this.knex.raw(
-      `DELETE FROM ${CLOSURE} WHERE descendant_id IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?) ` +
-        `AND ancestor_id NOT IN (SELECT descendant_id FROM ${CLOSURE} WHERE ancestor_id = ?)`,
-      [id, id],
-    );
-    if (parentId !== null) {
-      await this.knex.raw(
-        `INSERT INTO ${CLOSURE} (ancestor_id, descendant_id, depth) ` +
-          `SELECT a.ancestor_id, d.descendant_id, a.depth + d.depth + 1 FROM ${CLOSURE} a CROSS JOIN ${CLOSURE} d WHERE a.descendant_id = ? AND d.ancestor_id = ?`,
-        [parentId, id],
-      );
-    }
     if (newOwner !== undefined) {
       await this.knex(OBJECTS).whereIn('id', this.knex(CLOSURE).select('descendant_id').where({ ancestor_id: id })).update({ owner_dn: newOwner });
     }
   }
 
-  /** Delete an object with everything below it; properties, elements and closure rows cascade. */
+  /**
+   * Delete an object with everything below it that hangs nowhere else; properties, elements and
+   * paths cascade. An object of the subtree that also hangs under an object outside it stays
+   * with its own subtree, and only its links from the deleted objects go.
+   */
   async deleteSubtree(id: number): Promise<void> {
-    const rows = (await this.knex(CLOSURE).select('descendant_id').where({ ancestor_id: id })) as { descendant_id: number | string }[];
-    // Deepest ids first would not matter: parent_id cascades too. Chunks keep the lists bounded.
-    for (const part of chunks(rows.map((r) => Number(r.descendant_id)))) await this.knex(OBJECTS).whereIn('id', part).delete();
+    const subtree = (await this.knex(CLOSURE).distinct('descendant_id').where({ ancestor_id: id })) as { descendant_id: number | string }[];
+    const doomed = new Set(subtree.map((r) => Number(r.descendant_id)));
+    const shared = await this.sharedWithOutside(id);
+    if (shared.length > 0) {
+      const staying = new Set<number>();
+      for (const part of chunks(shared)) {
+        const rows = (await this.knex(CLOSURE).distinct('descendant_id').whereIn('ancestor_id', part)) as { descendant_id: number | string }[];
+        for (const row of rows) staying.add(Number(row.descendant_id));
+      }
+      for (const keep of staying) doomed.delete(keep);
+      // Every path from a deleted object into what stays crosses exactly one of these links.
+      const crossing = (await this.parentLinks([...staying])).filter((l) => doomed.has(l.parentId));
+      for (const link of crossing) await this.unlink(link.parentId, link.childId);
+    }
+    // parent_id cascades too, but only ever to objects deleted here.
+    for (const part of chunks([...doomed])) await this.knex(OBJECTS).whereIn('id', part).delete();
+  }
+
+  /** Store a definition under its queryId: a new one, or a replacement of the one with that id. */
+  async saveQueryDefinition(record: QueryDefinitionRecord, now: number): Promise<void> {
+    const values = { owner_dn: record.ownerDn, title: record.title, description: record.description, public: record.public, definition: record.definition, modified_ms: now };
+    const updated = await this.knex(QUERY_DEFINITIONS).where({ query_id: record.queryId }).update(values);
+    if (updated === 0) await this.unique(() => this.knex(QUERY_DEFINITIONS).insert({ query_id: record.queryId, ...values, created_ms: now }), `query definition ${record.queryId} exists already`);
+  }
+
+  async deleteQueryDefinition(queryId: string): Promise<void> {
+    await this.knex(QUERY_DEFINITIONS).where({ query_id: queryId }).delete();
   }
 
   async touch(objectId: number, now: number): Promise<void> {

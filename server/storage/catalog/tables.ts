@@ -147,3 +147,68 @@ export function catalogCountsMigration(dialect: Dialect): Knex.Migration {
     },
   };
 }
+
+/** Saved query definitions (saveQueryDefinition and its three companions). */
+export const QUERY_DEFINITIONS = 'catalog_query_definitions';
+
+/**
+ * Migration step 0007: objects form a graph without cycles (assignObject gives an object more
+ * parents), and saved query definitions.
+ *
+ * The closure becomes one row per (ancestor, descendant, length of a path) with the number of
+ * such paths, so that removing one link subtracts exactly the paths through it and keeps every
+ * other (docs/catalog-interface.md "Storage"). In a tree every count is 1 and the rows are those
+ * of step 0002: the same joins answer the same queries. The direct links are the rows of length 1.
+ * `catalog_objects.parent_id` stays as the object's first parent (null for a root), which results
+ * report as parentId; SQLite cannot change a primary key in place, so the table is rebuilt.
+ */
+export const catalogGraphMigration: Knex.Migration = {
+  async up(knex) {
+    const next = `${CLOSURE}_next`;
+    await knex.schema.createTable(next, (t) => {
+      t.integer('ancestor_id').notNullable().references('id').inTable(OBJECTS).onDelete('CASCADE');
+      t.integer('descendant_id').notNullable().references('id').inTable(OBJECTS).onDelete('CASCADE');
+      t.integer('depth').notNullable();
+      t.bigInteger('paths').notNullable();
+      t.primary(['ancestor_id', 'descendant_id', 'depth'], 'catalog_paths_pk');
+      t.index(['descendant_id', 'depth'], 'catalog_paths_descendant');
+      t.index(['ancestor_id', 'depth'], 'catalog_paths_ancestor');
+    });
+    await knex.raw(`INSERT INTO ${next} (ancestor_id, descendant_id, depth, paths) SELECT ancestor_id, descendant_id, depth, 1 FROM ${CLOSURE}`);
+    await knex.schema.dropTable(CLOSURE);
+    await knex.schema.renameTable(next, CLOSURE);
+
+    await knex.schema.createTable(QUERY_DEFINITIONS, (t) => {
+      t.increments('id').primary();
+      t.string('query_id', 1024).notNullable();
+      // A user's definitions go with the user, and follow a rename.
+      t.string('owner_dn', 1024).notNullable().references('dn').inTable(USERS).onUpdate('CASCADE').onDelete('CASCADE');
+      t.text('title').notNullable();
+      t.text('description').notNullable();
+      t.boolean('public').notNullable();
+      // The queryDefinition element as XML text, as the codecs write it and read it back.
+      t.text('definition').notNullable();
+      t.bigInteger('created_ms').notNullable();
+      t.bigInteger('modified_ms').notNullable();
+      t.unique(['query_id'], { indexName: 'catalog_query_definitions_query_id' });
+      t.index(['owner_dn', 'id'], 'catalog_query_definitions_owner');
+      t.index(['public', 'id'], 'catalog_query_definitions_public');
+    });
+  },
+  async down(knex) {
+    await knex.schema.dropTable(QUERY_DEFINITIONS);
+    // Down to a tree: only possible while every object has one parent at most.
+    const previous = `${CLOSURE}_previous`;
+    await knex.schema.createTable(previous, (t) => {
+      t.integer('ancestor_id').notNullable().references('id').inTable(OBJECTS).onDelete('CASCADE');
+      t.integer('descendant_id').notNullable().references('id').inTable(OBJECTS).onDelete('CASCADE');
+      t.integer('depth').notNullable();
+      t.primary(['ancestor_id', 'descendant_id'], 'catalog_closure_pk');
+      t.index(['descendant_id', 'depth'], 'catalog_closure_descendant');
+      t.index(['ancestor_id', 'depth'], 'catalog_closure_ancestor_depth');
+    });
+    await knex.raw(`INSERT INTO ${previous} (ancestor_id, descendant_id, depth) SELECT ancestor_id, descendant_id, depth FROM ${CLOSURE}`);
+    await knex.schema.dropTable(CLOSURE);
+    await knex.schema.renameTable(previous, CLOSURE);
+  },
+};

@@ -61,7 +61,7 @@ await rejects(rest.nodes.get(id), NotFoundError, 'deleted: 404');
 const discovery = await rest.collections();
 check(discovery.some((c) => c.href.endsWith('/nodes')), 'collections');
 
-// SOAP: all eighteen operations of the catalog.
+// SOAP: all 24 operations of the catalog.
 const jane = `/C=US/O=Consumer/CN=Jane ${Date.now()}`;
 const catalog = new CatalogServiceClient({ url: `${base}/catalog`, username: jane });
 const ok = (status: CatalogOperationStatusType, what: string): void => check(status.status === 'OPERATION_SUCCESSFUL', what);
@@ -103,6 +103,15 @@ const byId = await catalog.objectIdQuery({ objectId: [project], queryResultForma
 check(byId.queryResponseSet?.objectResponse?.length === 1, 'objectIdQuery');
 ok((await catalog.allWorkspaceQuery({ queryResultFormat: format })).catalogOperationStatus, 'allWorkspaceQuery');
 ok((await catalog.queryPropertyDefinitions({ resultDeliveryMethod: 'DIRECT', errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'queryPropertyDefinitions');
+ok((await catalog.assignObject({ objectId: `${project}/a`, parentId: project, errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'assignObject');
+const updated = await catalog.lastUpdate({ objectId: project, errorDeliveryMethod: 'DIRECT' });
+check(updated.lastUpdated > 0, 'lastUpdate');
+const saved = await catalog.saveQueryDefinition({ title: 'grids', description: 'fine grids', queryDefinition: { queryTarget: { aggrType: 'COLLECTION' } }, errorDeliveryMethod: 'DIRECT' });
+check(typeof saved.queryId === 'string', 'saveQueryDefinition');
+const descriptions = await catalog.getAllQueryDescriptions({ resultDeliveryMethod: 'DIRECT', errorDeliveryMethod: 'DIRECT' });
+check(descriptions.queryDescriptionSet?.privateQuery?.[0]?.name === 'grids', 'getAllQueryDescriptions');
+check((await catalog.getQueryDefinition({ queryId: saved.queryId!, resultDeliveryMethod: 'DIRECT', errorDeliveryMethod: 'DIRECT' })).queryDefinition?.queryTarget.aggrType === 'COLLECTION', 'getQueryDefinition');
+ok((await catalog.deleteQueryDefinition({ queryId: saved.queryId!, errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'deleteQueryDefinition');
 ok((await catalog.deleteProperty({ deleteProperty: { objectId: project, propertyName: 'citation', propertySource: 'LEAD', lastUpdate: 0 }, errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'deleteProperty');
 ok((await catalog.deleteObject({ objectId: [`${project}/b`], errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'deleteObject');
 ok((await catalog.deleteUser({ deletedUserId: [jane], errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus, 'deleteUser');

@@ -1,5 +1,5 @@
-// Compiled from generated/client/soap.ts by npm run generate; do not edit. source a51f2528778c06115bd3adebba618ef93985504d9308101b852e0dd6e2c9faf0 output 79b8497d089fc85c4789c597680e28af1fac1fabfd9603610e102212d7b0ae4b
-import type { CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from '../soap/types.js';
+// Compiled from generated/client/soap.ts by npm run generate; do not edit. source d9ec01b5ab2eb3a156a52fc2add21cd26ca0616e034e8c011411ae0a86aa9a3d output 934e71d0735aa9433a43570b0b946554a4d895dad9ca5c332021ad0ff75e7495
+import type { CheckStatusRequest, CheckStatusResponse, LastUpdateRequest, LastUpdateResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, AssignObjectRequest, AssignObjectResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse, GetAllQueryDescriptionsRequest, GetAllQueryDescriptionsResponse, GetQueryDefinitionRequest, GetQueryDefinitionResponse, SaveQueryDefinitionRequest, SaveQueryDefinitionResponse, DeleteQueryDefinitionRequest, DeleteQueryDefinitionResponse } from '../soap/types.js';
 export { SoapFault, XmlSchemaError } from '../soap/runtime.js';
 export type * from '../soap/types.js';
 export interface CatalogServiceClientOptions {
@@ -27,6 +27,8 @@ export declare class CatalogServiceClient {
     constructor(options: CatalogServiceClientOptions);
     /** checkStatus: SOAPAction "urn:checkStatus". */
     checkStatus(request: CheckStatusRequest): Promise<CheckStatusResponse>;
+    /** lastUpdate: SOAPAction "urn:lastUpdate". */
+    lastUpdate(request: LastUpdateRequest): Promise<LastUpdateResponse>;
     /** createUser: SOAPAction "urn:createUser". */
     createUser(request: CreateUserRequest): Promise<CreateUserResponse>;
     /** updateUser: SOAPAction "urn:updateUser". */
@@ -39,6 +41,8 @@ export declare class CatalogServiceClient {
     doesUserExist(request: DoesUserExistRequest): Promise<DoesUserExistResponse>;
     /** whiteboardId: SOAPAction "urn:whiteboardId". */
     whiteboardId(request: WhiteboardIdRequest): Promise<WhiteboardIdResponse>;
+    /** assignObject: SOAPAction "urn:assignObject". */
+    assignObject(request: AssignObjectRequest): Promise<AssignObjectResponse>;
     /** createObject: SOAPAction "urn:createObject". */
     createObject(request: CreateObjectRequest): Promise<CreateObjectResponse>;
     /** deleteObject: SOAPAction "urn:deleteObject". */
@@ -61,5 +65,13 @@ export declare class CatalogServiceClient {
     allWorkspaceQuery(request: AllWorkspaceQueryRequest): Promise<QueryResponse>;
     /** queryPropertyDefinitions: SOAPAction "urn:queryPropertyDefinitions". */
     queryPropertyDefinitions(request: QueryPropertyDefinitionsRequest): Promise<QueryPropertyDefinitionsResponse>;
+    /** getAllQueryDescriptions: SOAPAction "urn:getAllQueryDescriptions". */
+    getAllQueryDescriptions(request: GetAllQueryDescriptionsRequest): Promise<GetAllQueryDescriptionsResponse>;
+    /** getQueryDefinition: SOAPAction "urn:getQueryDefinition". */
+    getQueryDefinition(request: GetQueryDefinitionRequest): Promise<GetQueryDefinitionResponse>;
+    /** saveQueryDefinition: SOAPAction "urn:saveQueryDefinition". */
+    saveQueryDefinition(request: SaveQueryDefinitionRequest): Promise<SaveQueryDefinitionResponse>;
+    /** deleteQueryDefinition: SOAPAction "urn:deleteQueryDefinition". */
+    deleteQueryDefinition(request: DeleteQueryDefinitionRequest): Promise<DeleteQueryDefinitionResponse>;
     private call;
 }

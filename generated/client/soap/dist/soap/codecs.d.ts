@@ -1,6 +1,6 @@
-// Compiled from generated/soap/codecs.ts by npm run generate; do not edit. source 6d343716556f7ac7c356b9819d36afb33b75b3ab4ac61448d9674b070994dbf5 output 32b6d6d1eaadf5029b32fe8d8bf7e9216b31653d48f7525dfd03a8744586db62
+// Compiled from generated/soap/codecs.ts by npm run generate; do not edit. source 06b60960cfa1cc1df73f5187b9a524561d70c8a33d732b90e19fbfb532686c44 output b75ed529833c4c66590a264ac25b43f13ef35005cbda0d28b2eb2e9d06405e21
 import { XmlOut, type XmlNode } from './runtime.js';
-import type { CatalogStatusType, CatalogDeliveryType, CatalogAggregationType, HierarchyFilterType, ContentFilterType, ContextType, ComparisonType, TextComparisonType, SpatialComparisonType, CatalogOperationStatusType, OperationSummaryType, MethodParameterType, ErrorDetailType, StackTraceType, CatalogStatType, UserAddrType, UserType, InitialWorkspaceType, InitialObjectType, ElementValueType, PropertyType, CatalogDataType, CatalogPropertyType, UpdatePropertyType, DeletePropertyRangeType, DeletePropertyType, QueryXyPointType, QueryTextElementType, QueryValueElementType, QueryRangeElementType, QueryPointElementType, QueryPolygonElementType, QueryElementType, QueryElementOrSetType, QueryElementAndSetType, QueryPropertyType, QueryPropertyOrSetType, QueryPropertyAndSetType, QueryObjectType, QueryComponentType, QueryOrSetType, QueryAndSetType, ContextQueryType, ParentChildFilterType, HierarchyFilterSetType, PropertyFilterType, ElementFilterType, PropertyExclusionType, QueryResultFormatType, ResultNodeType, GuidResponseType, ObjectResponseType, PropertyResponseType, MetadataElementType, ElementResponseType, ObjectSetResponseType, QueryResponseSetType, QueryResponseType, MetadataElementDefType, MetadataPropertyDefType, MetadataCategoryDefType, MetadataDefinitionType, CheckStatusRequestType, CheckStatusResponseType, CreateUserRequestType, CreateUserResponseType, UpdateUserRequestType, UpdateUserResponseType, DeleteUserRequestType, DeleteUserResponseType, QueryUserRequestType, QueryUserResponseType, DoesUserExistRequestType, DoesUserExistResponseType, WhiteboardIdRequestType, WhiteboardIdResponseType, CreateObjectRequestType, CreateObjectResponseType, DeleteObjectRequestType, DeleteObjectResponseType, MoveObjectRequestType, MoveObjectResponseType, ObjectExistsRequestType, ObjectExistsResponseType, AddPropertyRequestType, AddPropertyResponseType, UpdatePropertyRequestType, UpdatePropertyResponseType, DeletePropertyRequestType, DeletePropertyResponseType, ContextQueryRequestType, ObjectIdQueryRequestType, AllWorkspaceQueryRequestType, QueryPropertyDefinitionsRequestType, QueryPropertyDefinitionsResponseType, CheckStatusRequest, CheckStatusResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse } from './types.js';
+import type { CatalogStatusType, CatalogDeliveryType, CatalogAggregationType, HierarchyFilterType, ContentFilterType, ContextType, ComparisonType, TextComparisonType, SpatialComparisonType, CatalogOperationStatusType, OperationSummaryType, MethodParameterType, ErrorDetailType, StackTraceType, CatalogStatType, UserAddrType, UserType, InitialWorkspaceType, InitialObjectType, ElementValueType, PropertyType, CatalogDataType, CatalogPropertyType, UpdatePropertyType, DeletePropertyRangeType, DeletePropertyType, QueryXyPointType, QueryTextElementType, QueryValueElementType, QueryRangeElementType, QueryPointElementType, QueryPolygonElementType, QueryElementType, QueryElementOrSetType, QueryElementAndSetType, QueryPropertyType, QueryPropertyOrSetType, QueryPropertyAndSetType, QueryObjectType, QueryComponentType, QueryOrSetType, QueryAndSetType, ContextQueryType, ParentChildFilterType, HierarchyFilterSetType, PropertyFilterType, ElementFilterType, PropertyExclusionType, QueryResultFormatType, ResultNodeType, GuidResponseType, ObjectResponseType, PropertyResponseType, MetadataElementType, ElementResponseType, ObjectSetResponseType, QueryResponseSetType, QueryResponseType, MetadataElementDefType, MetadataPropertyDefType, MetadataCategoryDefType, MetadataDefinitionType, CheckStatusRequestType, CheckStatusResponseType, LastUpdateRequestType, LastUpdateResponseType, CreateUserRequestType, CreateUserResponseType, UpdateUserRequestType, UpdateUserResponseType, DeleteUserRequestType, DeleteUserResponseType, QueryUserRequestType, QueryUserResponseType, DoesUserExistRequestType, DoesUserExistResponseType, WhiteboardIdRequestType, WhiteboardIdResponseType, AssignObjectRequestType, AssignObjectResponseType, CreateObjectRequestType, CreateObjectResponseType, DeleteObjectRequestType, DeleteObjectResponseType, MoveObjectRequestType, MoveObjectResponseType, ObjectExistsRequestType, ObjectExistsResponseType, AddPropertyRequestType, AddPropertyResponseType, UpdatePropertyRequestType, UpdatePropertyResponseType, DeletePropertyRequestType, DeletePropertyResponseType, ContextQueryRequestType, ObjectIdQueryRequestType, AllWorkspaceQueryRequestType, QueryPropertyDefinitionsRequestType, QueryPropertyDefinitionsResponseType, QueryDescriptionType, QueryDescriptionSetType, QueryDefinitionType, GetAllQueryDescriptionsRequestType, GetAllQueryDescriptionsResponseType, GetQueryDefinitionRequestType, GetQueryDefinitionResponseType, SaveQueryDefinitionRequestType, SaveQueryDefinitionResponseType, DeleteQueryDefinitionRequestType, DeleteQueryDefinitionResponseType, CheckStatusRequest, CheckStatusResponse, LastUpdateRequest, LastUpdateResponse, CreateUserRequest, CreateUserResponse, UpdateUserRequest, UpdateUserResponse, DeleteUserRequest, DeleteUserResponse, QueryUserRequest, QueryUserResponse, DoesUserExistRequest, DoesUserExistResponse, WhiteboardIdRequest, WhiteboardIdResponse, AssignObjectRequest, AssignObjectResponse, CreateObjectRequest, CreateObjectResponse, DeleteObjectRequest, DeleteObjectResponse, MoveObjectRequest, MoveObjectResponse, ObjectExistsRequest, ObjectExistsResponse, AddPropertyRequest, AddPropertyResponse, UpdatePropertyRequest, UpdatePropertyResponse, DeletePropertyRequest, DeletePropertyResponse, ContextQueryRequest, QueryResponse, ObjectIdQueryRequest, AllWorkspaceQueryRequest, QueryPropertyDefinitionsRequest, QueryPropertyDefinitionsResponse, GetAllQueryDescriptionsRequest, GetAllQueryDescriptionsResponse, GetQueryDefinitionRequest, GetQueryDefinitionResponse, SaveQueryDefinitionRequest, SaveQueryDefinitionResponse, DeleteQueryDefinitionRequest, DeleteQueryDefinitionResponse } from './types.js';
 /** The namespace of every element of the messages. */
 export declare const NAMESPACE = "http://www.cs.indiana.edu/dde/namespaces/2008/02/catalog/types";
 export declare function parseCatalogStatusType(text: string, path: string): CatalogStatusType;
@@ -122,6 +122,10 @@ export declare function readCheckStatusRequestType(node: XmlNode, path: string):
 export declare function writeCheckStatusRequestType(o: XmlOut, tag: string, v: CheckStatusRequestType): void;
 export declare function readCheckStatusResponseType(node: XmlNode, path: string): CheckStatusResponseType;
 export declare function writeCheckStatusResponseType(o: XmlOut, tag: string, v: CheckStatusResponseType): void;
+export declare function readLastUpdateRequestType(node: XmlNode, path: string): LastUpdateRequestType;
+export declare function writeLastUpdateRequestType(o: XmlOut, tag: string, v: LastUpdateRequestType): void;
+export declare function readLastUpdateResponseType(node: XmlNode, path: string): LastUpdateResponseType;
+export declare function writeLastUpdateResponseType(o: XmlOut, tag: string, v: LastUpdateResponseType): void;
 export declare function readCreateUserRequestType(node: XmlNode, path: string): CreateUserRequestType;
 export declare function writeCreateUserRequestType(o: XmlOut, tag: string, v: CreateUserRequestType): void;
 export declare function readCreateUserResponseType(node: XmlNode, path: string): CreateUserResponseType;
@@ -146,6 +150,10 @@ export declare function readWhiteboardIdRequestType(node: XmlNode, path: string)
 export declare function writeWhiteboardIdRequestType(o: XmlOut, tag: string, v: WhiteboardIdRequestType): void;
 export declare function readWhiteboardIdResponseType(node: XmlNode, path: string): WhiteboardIdResponseType;
 export declare function writeWhiteboardIdResponseType(o: XmlOut, tag: string, v: WhiteboardIdResponseType): void;
+export declare function readAssignObjectRequestType(node: XmlNode, path: string): AssignObjectRequestType;
+export declare function writeAssignObjectRequestType(o: XmlOut, tag: string, v: AssignObjectRequestType): void;
+export declare function readAssignObjectResponseType(node: XmlNode, path: string): AssignObjectResponseType;
+export declare function writeAssignObjectResponseType(o: XmlOut, tag: string, v: AssignObjectResponseType): void;
 export declare function readCreateObjectRequestType(node: XmlNode, path: string): CreateObjectRequestType;
 export declare function writeCreateObjectRequestType(o: XmlOut, tag: string, v: CreateObjectRequestType): void;
 export declare function readCreateObjectResponseType(node: XmlNode, path: string): CreateObjectResponseType;
@@ -184,6 +192,28 @@ export declare function readQueryPropertyDefinitionsRequestType(node: XmlNode, p
 export declare function writeQueryPropertyDefinitionsRequestType(o: XmlOut, tag: string, v: QueryPropertyDefinitionsRequestType): void;
 export declare function readQueryPropertyDefinitionsResponseType(node: XmlNode, path: string): QueryPropertyDefinitionsResponseType;
 export declare function writeQueryPropertyDefinitionsResponseType(o: XmlOut, tag: string, v: QueryPropertyDefinitionsResponseType): void;
+export declare function readQueryDescriptionType(node: XmlNode, path: string): QueryDescriptionType;
+export declare function writeQueryDescriptionType(o: XmlOut, tag: string, v: QueryDescriptionType): void;
+export declare function readQueryDescriptionSetType(node: XmlNode, path: string): QueryDescriptionSetType;
+export declare function writeQueryDescriptionSetType(o: XmlOut, tag: string, v: QueryDescriptionSetType): void;
+export declare function readQueryDefinitionType(node: XmlNode, path: string): QueryDefinitionType;
+export declare function writeQueryDefinitionType(o: XmlOut, tag: string, v: QueryDefinitionType): void;
+export declare function readGetAllQueryDescriptionsRequestType(node: XmlNode, path: string): GetAllQueryDescriptionsRequestType;
+export declare function writeGetAllQueryDescriptionsRequestType(o: XmlOut, tag: string, v: GetAllQueryDescriptionsRequestType): void;
+export declare function readGetAllQueryDescriptionsResponseType(node: XmlNode, path: string): GetAllQueryDescriptionsResponseType;
+export declare function writeGetAllQueryDescriptionsResponseType(o: XmlOut, tag: string, v: GetAllQueryDescriptionsResponseType): void;
+export declare function readGetQueryDefinitionRequestType(node: XmlNode, path: string): GetQueryDefinitionRequestType;
+export declare function writeGetQueryDefinitionRequestType(o: XmlOut, tag: string, v: GetQueryDefinitionRequestType): void;
+export declare function readGetQueryDefinitionResponseType(node: XmlNode, path: string): GetQueryDefinitionResponseType;
+export declare function writeGetQueryDefinitionResponseType(o: XmlOut, tag: string, v: GetQueryDefinitionResponseType): void;
+export declare function readSaveQueryDefinitionRequestType(node: XmlNode, path: string): SaveQueryDefinitionRequestType;
+export declare function writeSaveQueryDefinitionRequestType(o: XmlOut, tag: string, v: SaveQueryDefinitionRequestType): void;
+export declare function readSaveQueryDefinitionResponseType(node: XmlNode, path: string): SaveQueryDefinitionResponseType;
+export declare function writeSaveQueryDefinitionResponseType(o: XmlOut, tag: string, v: SaveQueryDefinitionResponseType): void;
+export declare function readDeleteQueryDefinitionRequestType(node: XmlNode, path: string): DeleteQueryDefinitionRequestType;
+export declare function writeDeleteQueryDefinitionRequestType(o: XmlOut, tag: string, v: DeleteQueryDefinitionRequestType): void;
+export declare function readDeleteQueryDefinitionResponseType(node: XmlNode, path: string): DeleteQueryDefinitionResponseType;
+export declare function writeDeleteQueryDefinitionResponseType(o: XmlOut, tag: string, v: DeleteQueryDefinitionResponseType): void;
 /** Read a <checkStatusRequest> body element. */
 export declare function readCheckStatusRequestElement(node: XmlNode): CheckStatusRequest;
 /** Write a <checkStatusRequest> body element, declaring its namespaces. */
@@ -192,6 +222,14 @@ export declare function writeCheckStatusRequestElement(v: CheckStatusRequest): s
 export declare function readCheckStatusResponseElement(node: XmlNode): CheckStatusResponse;
 /** Write a <checkStatusResponse> body element, declaring its namespaces. */
 export declare function writeCheckStatusResponseElement(v: CheckStatusResponse): string;
+/** Read a <lastUpdateRequest> body element. */
+export declare function readLastUpdateRequestElement(node: XmlNode): LastUpdateRequest;
+/** Write a <lastUpdateRequest> body element, declaring its namespaces. */
+export declare function writeLastUpdateRequestElement(v: LastUpdateRequest): string;
+/** Read a <lastUpdateResponse> body element. */
+export declare function readLastUpdateResponseElement(node: XmlNode): LastUpdateResponse;
+/** Write a <lastUpdateResponse> body element, declaring its namespaces. */
+export declare function writeLastUpdateResponseElement(v: LastUpdateResponse): string;
 /** Read a <createUserRequest> body element. */
 export declare function readCreateUserRequestElement(node: XmlNode): CreateUserRequest;
 /** Write a <createUserRequest> body element, declaring its namespaces. */
@@ -240,6 +278,14 @@ export declare function writeWhiteboardIdRequestElement(v: WhiteboardIdRequest):
 export declare function readWhiteboardIdResponseElement(node: XmlNode): WhiteboardIdResponse;
 /** Write a <whiteboardIdResponse> body element, declaring its namespaces. */
 export declare function writeWhiteboardIdResponseElement(v: WhiteboardIdResponse): string;
+/** Read a <assignObjectRequest> body element. */
+export declare function readAssignObjectRequestElement(node: XmlNode): AssignObjectRequest;
+/** Write a <assignObjectRequest> body element, declaring its namespaces. */
+export declare function writeAssignObjectRequestElement(v: AssignObjectRequest): string;
+/** Read a <assignObjectResponse> body element. */
+export declare function readAssignObjectResponseElement(node: XmlNode): AssignObjectResponse;
+/** Write a <assignObjectResponse> body element, declaring its namespaces. */
+export declare function writeAssignObjectResponseElement(v: AssignObjectResponse): string;
 /** Read a <createObjectRequest> body element. */
 export declare function readCreateObjectRequestElement(node: XmlNode): CreateObjectRequest;
 /** Write a <createObjectRequest> body element, declaring its namespaces. */
@@ -320,3 +366,35 @@ export declare function writeQueryPropertyDefinitionsRequestElement(v: QueryProp
 export declare function readQueryPropertyDefinitionsResponseElement(node: XmlNode): QueryPropertyDefinitionsResponse;
 /** Write a <queryPropertyDefinitionsResponse> body element, declaring its namespaces. */
 export declare function writeQueryPropertyDefinitionsResponseElement(v: QueryPropertyDefinitionsResponse): string;
+/** Read a <getAllQueryDescriptionsRequest> body element. */
+export declare function readGetAllQueryDescriptionsRequestElement(node: XmlNode): GetAllQueryDescriptionsRequest;
+/** Write a <getAllQueryDescriptionsRequest> body element, declaring its namespaces. */
+export declare function writeGetAllQueryDescriptionsRequestElement(v: GetAllQueryDescriptionsRequest): string;
+/** Read a <getAllQueryDescriptionsResponse> body element. */
+export declare function readGetAllQueryDescriptionsResponseElement(node: XmlNode): GetAllQueryDescriptionsResponse;
+/** Write a <getAllQueryDescriptionsResponse> body element, declaring its namespaces. */
+export declare function writeGetAllQueryDescriptionsResponseElement(v: GetAllQueryDescriptionsResponse): string;
+/** Read a <getQueryDefinitionRequest> body element. */
+export declare function readGetQueryDefinitionRequestElement(node: XmlNode): GetQueryDefinitionRequest;
+/** Write a <getQueryDefinitionRequest> body element, declaring its namespaces. */
+export declare function writeGetQueryDefinitionRequestElement(v: GetQueryDefinitionRequest): string;
+/** Read a <getQueryDefinitionResponse> body element. */
+export declare function readGetQueryDefinitionResponseElement(node: XmlNode): GetQueryDefinitionResponse;
+/** Write a <getQueryDefinitionResponse> body element, declaring its namespaces. */
+export declare function writeGetQueryDefinitionResponseElement(v: GetQueryDefinitionResponse): string;
+/** Read a <saveQueryDefinitionRequest> body element. */
+export declare function readSaveQueryDefinitionRequestElement(node: XmlNode): SaveQueryDefinitionRequest;
+/** Write a <saveQueryDefinitionRequest> body element, declaring its namespaces. */
+export declare function writeSaveQueryDefinitionRequestElement(v: SaveQueryDefinitionRequest): string;
+/** Read a <saveQueryDefinitionResponse> body element. */
+export declare function readSaveQueryDefinitionResponseElement(node: XmlNode): SaveQueryDefinitionResponse;
+/** Write a <saveQueryDefinitionResponse> body element, declaring its namespaces. */
+export declare function writeSaveQueryDefinitionResponseElement(v: SaveQueryDefinitionResponse): string;
+/** Read a <deleteQueryDefinitionRequest> body element. */
+export declare function readDeleteQueryDefinitionRequestElement(node: XmlNode): DeleteQueryDefinitionRequest;
+/** Write a <deleteQueryDefinitionRequest> body element, declaring its namespaces. */
+export declare function writeDeleteQueryDefinitionRequestElement(v: DeleteQueryDefinitionRequest): string;
+/** Read a <deleteQueryDefinitionResponse> body element. */
+export declare function readDeleteQueryDefinitionResponseElement(node: XmlNode): DeleteQueryDefinitionResponse;
+/** Write a <deleteQueryDefinitionResponse> body element, declaring its namespaces. */
+export declare function writeDeleteQueryDefinitionResponseElement(v: DeleteQueryDefinitionResponse): string;
