@@ -97,6 +97,12 @@ export function requestHandler(dependencies: AppDependencies): (req: IncomingMes
   const { store, representations, authenticator, logger } = dependencies;
   const hot = hotRead({ kinds, store, representations, authenticator, access: accessLine(logger) });
   return (req, res) => {
-    if (!hot(req, res)) void koa(req, res);
+    const answered = hot(req, res);
+    if (answered === false) void koa(req, res);
+    else if (answered !== true) {
+      void answered.then((done) => {
+        if (!done) void koa(req, res);
+      });
+    }
   };
 }

@@ -12,14 +12,15 @@ const EMPTY_STATUS_MESSAGES: Readonly<Partial<Record<number, string>>> = {
 /** Response headers an error answer keeps. */
 const KEPT_ON_ERROR = /^(x-request-id|vary|access-control-.*)$/i;
 
-interface Presented {
+export interface Presented {
   status: ErrorStatus;
   message: string;
   details: readonly ErrorDetail[];
   headers: Readonly<Record<string, string>>;
 }
 
-function present(error: unknown): Presented {
+/** How an error is answered: its status, message, details and extra headers (the one table of it). */
+export function present(error: unknown): Presented {
   if (error instanceof HttpError) return error;
   if (error instanceof StorageUnavailable) {
     return { status: 503, message: 'the database is unavailable; retry shortly', details: [], headers: { 'Retry-After': '1' } };

@@ -144,10 +144,11 @@ export class ResourceStore {
           const keys = [...set];
           await this.db.dialect.locking.lockResources(trx, kind, keys);
           for (const part of chunks(keys, INSERT_CHUNK)) {
-            const ids = rowsOf('?', part.length);
-            const live = new Set((await sql.rows(`SELECT id FROM ${CURRENT} WHERE kind = ? AND id IN (${ids})`, [kind, ...part])).map((row) => String(row.id)));
-            const rows = await sql.rows(`SELECT id, MAX(ts) AS ts FROM ${HISTORY} WHERE kind = ? AND id IN (${ids}) GROUP BY id`, [kind, ...part]);
-            for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: live.has(String(row.id)) });
+            const rows = await sql.rows(
+              `SELECT h.id, MAX(h.ts) AS ts, MAX(CASE WHEN c.id IS NULL THEN 0 ELSE 1 END) AS live FROM ${HISTORY} h LEFT JOIN ${CURRENT} c ON c.kind = h.kind AND c.id = h.id WHERE h.kind = ? AND h.id IN (${rowsOf('?', part.length)}) GROUP BY h.id`,
+              [kind, ...part],
+            );
+            for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: Number(row.live) === 1 });
           }
         }
         const stored: Inserted[] = [];
@@ -262,6 +263,17 @@ export class ResourceStore {
       return undefined;
     }
     return this.kept(kind, id, row, writes);
+  }
+
+  /**
+   * What the hot read asks (http/hot-read.ts): the newest live representation at once where it can
+   * be had without waiting (currentNow), else, where key reads need a round trip and nothing is
+   * kept in memory (PostgreSQL), the read itself, which rejects as current() does. Undefined: no
+   * such resource, or none to be had without the full path (which then reads and reports).
+   */
+  currentSoon(kind: string, id: string): Representation | undefined | Promise<Representation | undefined> {
+    if (this.cache || this.db.keys.oneNow) return this.currentNow(kind, id);
+    return this.current(kind, id);
   }
 
   /** The representation with timestamp `ts`, even if the resource was deleted since. */
