@@ -232,6 +232,15 @@ export interface Pools {
    */
   append(versions: readonly VersionRow[]): Promise<number[]>;
   /**
+   * Where a write of one live resource can be a compare-and-set outside any transaction
+   * (PostgreSQL: one round trip instead of a transaction's five): store `version` in place of the
+   * resource's current version if that is still the one with ts `expected` and nobody holds the
+   * resource's lock; its event id, or undefined when it did not (the caller then writes it the
+   * locked way). Such writes that arrive together are written together. Absent where a locked
+   * write costs no round trips (SQLite: its one writer is in the process).
+   */
+  replaceIf?(version: VersionRow, expected: number): Promise<number | undefined>;
+  /**
    * Rows of `query`, streamed with back-pressure so a huge result uses constant memory, in
    * slices that never hold the event loop for long. `limit`, when the query has one, bounds the
    * result: a small bounded result may be read whole.

@@ -190,6 +190,8 @@ export class ResourceStore {
    * none is lost; if it throws, nothing is stored.
    */
   async update(kind: string, id: string, change: (current: unknown, ts: number) => object, options: ReplaceOptions = {}): Promise<Representation> {
+    const replaced = options.replayedTs === undefined ? await this.replaceIf(kind, id, options.expect, (current, ts) => JSON.stringify(change(JSON.parse(current.doc), ts))) : undefined;
+    if (replaced) return replaced;
     const updated = await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
@@ -208,12 +210,35 @@ export class ResourceStore {
 
   /** Delete a resource: a tombstone joins the history, and the resource leaves every list. */
   async remove(kind: string, id: string, options: WriteOptions = {}): Promise<void> {
+    if (await this.replaceIf(kind, id, options.expect, () => null)) return;
     await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
       await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
     }));
     this.cache?.forget(kind, id);
+  }
+
+  /**
+   * Where the engine has it (Pools.replaceIf), a write of a live resource without a transaction:
+   * read the newest version, build the next one (`next`: its JSON text, null for a deletion), and
+   * store it if the newest is still that one. Undefined when it was not stored, or where the
+   * engine has no such write: the caller then writes the locked way, which reads again, so
+   * `next` may run twice. A missing resource or an unmet expectation fails as the locked way would.
+   */
+  private async replaceIf(kind: string, id: string, expect: Expectation | undefined, next: (current: Representation, ts: number) => string | null): Promise<Representation | undefined> {
+    if (!this.db.replaceIf) return undefined;
+    const current = await this.current(kind, id);
+    if (!current) throw new ResourceMissing();
+    if (expect !== undefined && expect !== 'any' && !expect.includes(current.ts)) throw new PreconditionFailed();
+    const ts = nextTs(current.ts);
+    const doc = next(current, ts);
+    const event = await this.cached([{ kind, id }], () => this.committed(() => this.db.replaceIf!({ kind, id, ts, doc, action: doc === null ? 'DELETE' : 'PUT' }, current.ts)));
+    if (event === undefined) return undefined;
+    const stored = { id, ts, doc: doc ?? '' };
+    if (doc === null) this.cache?.forget(kind, id);
+    else this.cache?.put(kind, stored);
+    return stored;
   }
 
   /** The newest live representation. */

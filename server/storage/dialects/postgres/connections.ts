@@ -1,9 +1,10 @@
 import knexFactory, { type Knex } from 'knex';
-import type { Connections, PoolOptions, Pools, Row } from '../../dialect.js';
+import type { Connections, PoolOptions, Pools, Row, VersionRow } from '../../dialect.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
-import { MergedAppends } from './appends.js';
+import { replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
+import { MergedWrites } from './merged-writes.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
@@ -42,7 +43,11 @@ async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> {
  * each write is a transaction of its own on a pooled connection.
  */
 export class PostgresConnections implements Connections {
-  constructor(private readonly settings: PostgresSettings) {}
+  /** @param lockPrefix the start of the advisory lock keys (PostgresLocking.keyPrefix), which compare-and-set writes take without waiting. */
+  constructor(
+    private readonly settings: PostgresSettings,
+    private readonly lockPrefix: string,
+  ) {}
 
   open({ poolMax, logger }: PoolOptions): Pools {
     const { schema, connection } = this.settings;
@@ -63,17 +68,23 @@ export class PostgresConnections implements Connections {
       },
       ...knexLog(logger),
     });
-    const appends = new MergedAppends(knex);
+    // New resources, and compare-and-set writes of live ones, from requests that arrive together: one statement each.
+    const appends = new MergedWrites(knex, storeVersionsOn);
+    const lockPrefix = this.lockPrefix;
+    const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items));
+    const key = (v: VersionRow): string => `${v.kind}/${v.id}`;
     return {
       reader: knex,
       writer: knex,
       keys: new PostgresKeyReader(knex),
       write: (job) => knex.transaction(job),
-      append: (versions) => appends.append(versions),
+      append: (versions) => appends.submit(versions, versions.map(key)),
+      replaceIf: async (version, expected) => (await replacements.submit([{ ...version, expected }], [key(version)]))[0],
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
       async close() {
         await appends.idle();
+        await replacements.idle();
         await knex.destroy();
       },
     };

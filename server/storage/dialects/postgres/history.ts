@@ -41,6 +41,29 @@ const STORE_VERSIONS = `WITH v AS MATERIALIZED (
 ), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM v ORDER BY n')})
 SELECT event, kind, id, ts FROM e`;
 
+/**
+ * The compare-and-set of Pools.replaceIf: each version stored in place of its resource's current
+ * one when that is still the expected version and nothing else holds the resource (its advisory
+ * lock, taken without waiting, or its current row, skipped when locked). It never waits, so it
+ * can deadlock with nothing; an item it did not store is left to the locked way (a transaction).
+ * A current row changed after the statement's snapshot is followed to its newest version by
+ * FOR UPDATE, where the expected ts no longer matches.
+ */
+const REPLACE_IF = `WITH v AS MATERIALIZED (
+  SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, doc jsonb, action text, expected bigint)) WITH ORDINALITY AS v(kind, id, ts, doc, action, expected, n)
+), ok AS MATERIALIZED (
+  SELECT v.kind, v.id, v.ts, v.doc, v.action, FALSE AS fresh, v.n FROM v JOIN resource_current c ON c.kind = v.kind AND c.id = v.id AND c.ts = v.expected
+  WHERE pg_try_advisory_xact_lock(hashtextextended(? || v.kind || '/' || v.id, 0))
+  ORDER BY v.kind, v.id FOR UPDATE OF c SKIP LOCKED
+), h AS (
+  INSERT INTO resource_history (kind, id, ts, doc, deleted) SELECT kind, id, ts, doc, doc IS NULL FROM ok
+), c AS (
+  UPDATE resource_current r SET ts = ok.ts, doc = ok.doc FROM ok WHERE ok.doc IS NOT NULL AND r.kind = ok.kind AND r.id = ok.id
+), d AS (
+  DELETE FROM resource_current r USING ok WHERE ok.doc IS NULL AND r.kind = ok.kind AND r.id = ok.id
+), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM ok ORDER BY n')})
+SELECT event, kind, id, ts FROM e`;
+
 const RECORD = insertEvents(
   `SELECT kind, id, ts, action, FALSE AS fresh FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, action text)) WITH ORDINALITY AS v(kind, id, ts, action, n) ORDER BY n`,
 );
@@ -55,12 +78,16 @@ function versionsJson(versions: readonly VersionRow[]): string {
   return `[${versions.map((v) => `${changeJson(v)},"doc":${v.doc ?? 'null'},"fresh":${v.fresh === true}}`).join(',')}]`;
 }
 
-/** The ids RETURNING gave, in the order of `changes` (each kind, id and ts is one change). */
-function idsInOrder(changes: readonly Change[], rows: readonly { event: number | string; kind: string; id: string; ts: number | string }[]): number[] {
+/** The ids RETURNING gave, in the order of `changes` (each kind, id and ts is one change); undefined for a change not stored. */
+function eventsInOrder(changes: readonly Change[], rows: readonly { event: number | string; kind: string; id: string; ts: number | string }[]): (number | undefined)[] {
   const byChange = new Map(rows.map((r) => [`${r.kind}\u0000${r.id}\u0000${String(r.ts)}`, Number(r.event)]));
-  return changes.map((c) => {
-    const event = byChange.get(`${c.kind}\u0000${c.id}\u0000${String(c.ts)}`);
-    if (event === undefined) throw new Error(`the event of ${c.kind}/${c.id} at ${c.ts} was not returned`);
+  return changes.map((c) => byChange.get(`${c.kind}\u0000${c.id}\u0000${String(c.ts)}`));
+}
+
+/** The same, every change stored. */
+function idsInOrder(changes: readonly Change[], rows: readonly { event: number | string; kind: string; id: string; ts: number | string }[]): number[] {
+  return eventsInOrder(changes, rows).map((event, i) => {
+    if (event === undefined) throw new Error(`the event of ${changes[i]!.kind}/${changes[i]!.id} at ${changes[i]!.ts} was not returned`);
     return event;
   });
 }
@@ -91,6 +118,22 @@ function connectionOf(trx: Knex.Transaction): Promise<PgQueryable> {
 export async function storeVersionsOn(connection: PgQueryable, versions: readonly VersionRow[]): Promise<number[]> {
   const { rows } = await connection.query({ ...preparedStatement(STORE_VERSIONS), values: [versionsJson(versions)] });
   return idsInOrder(versions, rows as Returned);
+}
+
+/** A version to store if its resource's current version is still the one with ts `expected`. */
+export interface Replacement extends VersionRow {
+  readonly expected: number;
+}
+
+/**
+ * REPLACE_IF on a connection, alone (the statement is its own transaction): the event id of each
+ * replacement stored, undefined for one that was not. `lockPrefix` is the start of the resources'
+ * advisory lock keys (PostgresLocking).
+ */
+export async function replaceIfOn(connection: PgQueryable, lockPrefix: string, replacements: readonly Replacement[]): Promise<(number | undefined)[]> {
+  const json = `[${replacements.map((r) => `${changeJson(r)},"doc":${r.doc ?? 'null'},${member('expected', r.expected)}}`).join(',')}]`;
+  const { rows } = await connection.query({ ...preparedStatement(REPLACE_IF), values: [json, lockPrefix] });
+  return eventsInOrder(replacements, rows as Returned);
 }
 
 /**

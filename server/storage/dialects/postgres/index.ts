@@ -17,13 +17,14 @@ import { postgresStatements } from './write-statements.js';
  */
 export function postgresDialect(databaseUrl: string): Dialect {
   const settings = postgresSettings(databaseUrl);
+  const locking = new PostgresLocking(settings);
   return {
     name: 'postgres',
     json: postgresJson,
     columns: postgresColumns,
     ddl: postgresDdl,
-    connections: new PostgresConnections(settings),
-    locking: new PostgresLocking(settings),
+    connections: new PostgresConnections(settings, locking.keyPrefix),
+    locking,
     maintenance: new PostgresMaintenance(settings.schema),
     errors: postgresErrors,
     points: postgresPoints,

@@ -14,11 +14,19 @@ export class PostgresLocking implements Locking {
   async lockResources(trx: Knex.Transaction, scope: string, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
     // One round trip for a whole batch, locks taken in hash order (the same in every process).
-    // The schema is part of the key so that databases in separate schemas never wait on each other.
     await trx.raw(
       'SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT hashtextextended(? || k, 0) AS h FROM unnest(?::text[]) AS k ORDER BY h) AS locks',
-      [`${this.settings.schema ?? ''}/${scope}/`, [...keys]],
+      [`${this.keyPrefix}${scope}/`, [...keys]],
     );
+  }
+
+  /**
+   * The start of every advisory lock key of this database: a resource's key is the hash of this,
+   * its scope, `/` and its id. The schema is part of it so that databases in separate schemas
+   * never wait on each other.
+   */
+  get keyPrefix(): string {
+    return `${this.settings.schema ?? ''}/`;
   }
 
   async exclusive<T>(name: string, work: () => Promise<T>): Promise<T> {
