@@ -10,6 +10,7 @@ import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { StartGate } from './http/start-gate.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -177,6 +178,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     // client would otherwise hold its connection well past the configured bound.
     connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
   });
+  // Answers 503 from the moment the port is open until the handlers below are attached.
+  const gate = new StartGate(server);
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
@@ -186,9 +189,11 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const representations = new Representations(kinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  subscriptions.attach(server);
   const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
   let stopping = false;
+  // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
+  gate.open();
+  subscriptions.attach(server);
   server.on('request', (req, res) => {
     if (stopping) res.setHeader('Connection', 'close');
     handle(req, res);
