@@ -24,6 +24,7 @@ import { keepStatistics } from './storage/statistics.js';
 import { CurrentCache } from './storage/current-cache.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
+import { StartLock } from './storage/start-lock.js';
 import { OwnAddresses } from './rest/addresses.js';
 import { Representations } from './rest/representation.js';
 import { dataPublication } from './measurements/kind.js';
@@ -102,9 +103,10 @@ async function loadCatalogDefinitions(config: Config): Promise<Definitions> {
 export async function prepare(config: Config, logger: Logger): Promise<StartFacts> {
   const authenticator = chooseAuthenticator(config);
   const definitions = await loadCatalogDefinitions(config);
-  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
+  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger, startLock });
   try {
-    await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   } finally {
     await database.close();
   }
@@ -148,13 +150,15 @@ function readCache(database: Database, config: Config, role: Role): CurrentCache
 
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
   const database: Database = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
     logger,
     migrations: role === 'worker' ? 'verify' : 'run',
+    startLock,
   });
-  if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  if (role === 'single') await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database, readCache(database, config, role));
@@ -185,7 +189,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
-  await addresses.start();
+  await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
   const representations = new Representations(kinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);

@@ -294,6 +294,12 @@ export interface ErrorClassifier {
   isUnavailable(error: unknown): boolean;
   /** True when `error` is the violation of a primary key or unique constraint. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * True when `error` means another connection holds a lock the statement needed and it did
+   * not wait (SQLite's writer has no busy timeout): worth trying again shortly, as start-up does
+   * (storage/start-lock.ts).
+   */
+  isLockBusy(error: unknown): boolean;
 }
 
 /**

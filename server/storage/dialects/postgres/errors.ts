@@ -38,4 +38,8 @@ export const postgresErrors: ErrorClassifier = {
   isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string } | null)?.code === '23505';
   },
+  isLockBusy(error: unknown): boolean {
+    // PostgreSQL waits for locks unless told not to (lock_timeout, NOWAIT): 55P03 lock_not_available.
+    return (error as { code?: string } | null)?.code === '55P03';
+  },
 };
