@@ -121,13 +121,15 @@ function parseSwitch(text: string, parameter: string): boolean {
   throw new QueryError(parameter, `"${parameter}" takes true or false`);
 }
 
-/** `ts` of a single resource: the integer `ts` of one version. */
-function parseVersion(text: string): number | null {
+/**
+ * `ts` of a single resource: one integer (`ts=T`, `ts=integer:T`) selects that version (null:
+ * beyond every integer a version can have); anything else (`ts=gt=T`, `ts=T1,T2`) is a
+ * condition on its versions (undefined), which then answer as an array, newest first.
+ */
+function parseVersion(text: string): number | null | undefined {
   const typed = /^integer:/i.exec(text);
   const digits = typed ? text.slice(typed[0].length) : text;
-  if (!/^\d+$/.test(digits)) {
-    throw new QueryError('ts', '"ts" of a single resource selects one version: an integer (microseconds); use conditions on other fields to search its versions');
-  }
+  if (!/^\d+$/.test(digits)) return undefined;
   const value = Number(digits);
   return Number.isSafeInteger(value) ? value : null;
 }
@@ -150,7 +152,8 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     const equals = pair.indexOf('=');
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
     const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
-    if (key === 'ts' && scope === 'resource') version = parseVersion(value);
+    const selected = key === 'ts' && scope === 'resource' ? parseVersion(value) : undefined;
+    if (selected !== undefined) version = selected;
     else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
     else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
     else if (key === 'limit') limit = parseCount(value, 'limit');
