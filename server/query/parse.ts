@@ -16,6 +16,12 @@ import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey,
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
 const MAX_SEGMENTS = 16;
 const MAX_PAGE = 2 ** 31 - 1;
+/**
+ * Sort keys of one query. Each becomes one or two ORDER BY expressions (and PostgreSQL selects
+ * them too): 2,000 keys passed SQLite's ORDER BY limit (2,000 terms) and PostgreSQL's target list
+ * limit (1,664 entries), a 500 on both; no client sorts by more than a few fields.
+ */
+export const MAX_SORT_KEYS = 32;
 const OPERATOR = /^(lte|lt|gte|gt)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
 /**
@@ -161,7 +167,10 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
     else if (key === 'access_token') continue;
-    else sort.push(...parseSort(value));
+    else {
+      sort.push(...parseSort(value));
+      if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
+    }
   }
   return {
     conditions,

@@ -49,6 +49,18 @@ export interface Dialect {
   readonly statements: WriteStatements;
   /** Versions and their events: how they are written, numbered, and read back in order. */
   readonly history: HistorySql;
+  /** What one statement may hold at most. */
+  readonly limits: StatementLimits;
+}
+
+/** The engine's limits on one statement that a client's query can reach. */
+export interface StatementLimits {
+  /**
+   * Bound parameters: SQLite's SQLITE_MAX_VARIABLE_NUMBER (32,766), PostgreSQL's protocol count
+   * (a 16-bit field: 65,535; past it the server reports a protocol violation, which read as an
+   * outage, 503).
+   */
+  readonly bindings: number;
 }
 
 /** A version to store: a new representation of a resource, or its deletion (`doc` null). */
@@ -300,6 +312,11 @@ export interface ErrorClassifier {
    * (storage/start-lock.ts).
    */
   isLockBusy(error: unknown): boolean;
+  /**
+   * True when `error` is the engine refusing a statement for its size (too many terms, too deep
+   * an expression): a query the client made too large, answered 400, never a 500.
+   */
+  isQueryTooLarge(error: unknown): boolean;
 }
 
 /**

@@ -30,6 +30,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     points: postgresPoints,
     statements: postgresStatements,
     history: postgresHistory,
+    limits: { bindings: 65_535 },
     announcements: new PostgresAnnouncements(settings),
   };
 }

@@ -35,6 +35,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     points: sqlitePoints,
     statements: sqliteStatements,
     history: sqliteHistory,
+    limits: { bindings: 32_766 },
     announcements: sqliteAnnouncements,
   };
 }
