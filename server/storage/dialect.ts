@@ -51,6 +51,26 @@ export interface Dialect {
   readonly history: HistorySql;
   /** What one statement may hold at most. */
   readonly limits: StatementLimits;
+  /** Online backups of the whole database (`npm run backup`, docs/running.md). */
+  readonly backup: Backup;
+}
+
+/** What a finished backup reports. */
+export interface BackupResult {
+  /** The file written. */
+  readonly file: string;
+  readonly bytes: number;
+  /** How it is restored, for the CLI to print. */
+  readonly restore: string;
+}
+
+/**
+ * A copy of the database taken while servers keep reading and writing it: one consistent
+ * snapshot (every write acknowledged before the copy began is in it), written to a new file
+ * that appears under its name only once it is complete.
+ */
+export interface Backup {
+  copy(destination: string): Promise<BackupResult>;
 }
 
 /** The engine's limits on one statement that a client's query can reach. */
