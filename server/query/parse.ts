@@ -16,6 +16,12 @@ import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey,
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
 const MAX_SEGMENTS = 16;
 const MAX_PAGE = 2 ** 31 - 1;
+/**
+ * Sort keys of one query. Each becomes one or two ORDER BY expressions (and PostgreSQL selects
+ * them too): 2,000 keys passed SQLite's ORDER BY limit (2,000 terms) and PostgreSQL's target list
+ * limit (1,664 entries), a 500 on both; no client sorts by more than a few fields.
+ */
+export const MAX_SORT_KEYS = 32;
 const OPERATOR = /^(lte|lt|gte|gt)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
 /**
@@ -121,13 +127,15 @@ function parseSwitch(text: string, parameter: string): boolean {
   throw new QueryError(parameter, `"${parameter}" takes true or false`);
 }
 
-/** `ts` of a single resource: the integer `ts` of one version. */
-function parseVersion(text: string): number | null {
+/**
+ * `ts` of a single resource: one integer (`ts=T`, `ts=integer:T`) selects that version (null:
+ * beyond every integer a version can have); anything else (`ts=gt=T`, `ts=T1,T2`) is a
+ * condition on its versions (undefined), which then answer as an array, newest first.
+ */
+function parseVersion(text: string): number | null | undefined {
   const typed = /^integer:/i.exec(text);
   const digits = typed ? text.slice(typed[0].length) : text;
-  if (!/^\d+$/.test(digits)) {
-    throw new QueryError('ts', '"ts" of a single resource selects one version: an integer (microseconds); use conditions on other fields to search its versions');
-  }
+  if (!/^\d+$/.test(digits)) return undefined;
   const value = Number(digits);
   return Number.isSafeInteger(value) ? value : null;
 }
@@ -150,7 +158,8 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     const equals = pair.indexOf('=');
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
     const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
-    if (key === 'ts' && scope === 'resource') version = parseVersion(value);
+    const selected = key === 'ts' && scope === 'resource' ? parseVersion(value) : undefined;
+    if (selected !== undefined) version = selected;
     else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
     else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
     else if (key === 'limit') limit = parseCount(value, 'limit');
@@ -158,7 +167,10 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
     else if (key === 'access_token') continue;
-    else sort.push(...parseSort(value));
+    else {
+      sort.push(...parseSort(value));
+      if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
+    }
   }
   return {
     conditions,

@@ -8,6 +8,7 @@ import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import type { Selection } from '../storage/resource-store.js';
+import { readJsonBody } from './body.js';
 import { resolveDerived } from './derived-query.js';
 import { requestProfile } from './media.js';
 import type { Representations } from './representation.js';
@@ -86,6 +87,16 @@ export async function withKnownBases<T extends { readonly unknownBase: boolean }
   const first = check();
   if (!first.unknownBase || !(await representations.addresses.refresh())) return first;
   return check();
+}
+
+/**
+ * The JSON body of a write, its Content-Type checked first: a type the operation does not take
+ * is a 415 before any byte of the body is read (rest-contract §2), never the 400 of a body that
+ * is not JSON. `mergePatch`: PATCH, which also takes application/merge-patch+json.
+ */
+export async function readWriteBody(ctx: RouterContext, limits: Limits, mergePatch: boolean): Promise<unknown> {
+  requestProfile(ctx, { mergePatch });
+  return readJsonBody(ctx, limits);
 }
 
 /** The `profile` of the request's Content-Type, checked against the kind (415 for a bad type). */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Dialect } from '../../dialect.js';
 import { sqliteAnnouncements } from './announcements.js';
+import { SqliteBackup } from './backup.js';
 import { SqliteConnections } from './connections.js';
 import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
@@ -35,6 +36,8 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     points: sqlitePoints,
     statements: sqliteStatements,
     history: sqliteHistory,
+    limits: { bindings: 32_766 },
+    backup: new SqliteBackup(filename),
     announcements: sqliteAnnouncements,
   };
 }

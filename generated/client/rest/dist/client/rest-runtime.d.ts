@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 7a4b4810f10a8b72d81e4ac2484f7a823f991366e70ae69df0d584508944c9a9 output ee73721259b4a78f786f3e07aa150ed32d75149448665441366f641201169e38
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 62aac29701fd88854c08a90f2e8e1729b44f1a37a46c0317d8c7e19740a3bbae output 9de3bde4cc3c16f27c3dad64726e54929218a3e5c5c046ff0aa73a897ab6191d
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -84,7 +84,7 @@ export declare class ServerError extends TopocatError {
 /** 501: the method is not implemented. */
 export declare class NotImplementedError extends ServerError {
 }
-/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
 export declare class ServiceUnavailableError extends ServerError {
 }
 /** A representation with the validators the service sent for it. */
