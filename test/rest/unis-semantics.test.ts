@@ -152,8 +152,8 @@ describe('REST behaviour UNIS clients rely on', function () {
       assert.equal(version.status, 200);
       assert.equal(version.body.ts, current.ts);
       assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=beta`)).body.ts, current.ts);
-      assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=gamma`)).status, 404);
-      for (const ts of ['99999999999999999999999', '1']) assert.equal((await get(`${server.url}/ports/q2?ts=${ts}`)).status, 404, ts);
+      assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=gamma`, { accept: 'application/json' })).status, 404);
+      for (const ts of ['99999999999999999999999', '1']) assert.equal((await get(`${server.url}/ports/q2?ts=${ts}`, { accept: 'application/json' })).status, 404, ts);
       const malformed = await get(`${server.url}/ports/q2?ts=gt=0`);
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.error.details[0].path, 'ts');
