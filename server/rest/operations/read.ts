@@ -16,7 +16,7 @@ export function read({ store, representations, limits, respond, events }: Operat
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       if (wantsEventStream(ctx)) {
-        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations, 'stream');
         return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
       }
       const type = responseType(ctx);

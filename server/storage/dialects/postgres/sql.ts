@@ -16,6 +16,8 @@ function valueAt(from: string, segments: readonly string[], text = false): strin
   return text ? `(${value} #>> '{}')` : value;
 }
 
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
 /** The JSON (jsonb) value at `segments` of `source`. */
 function value(source: JsonSource, segments: readonly string[]): string {
   const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
@@ -46,6 +48,41 @@ export const postgresJson: JsonSql = {
       case 'boolean':
         return `(CASE WHEN jsonb_typeof(${v}) = 'boolean' THEN (${v})::boolean END ${right})`;
     }
+  },
+
+  foldedEquals(source: JsonSource, segments: readonly string[]): string {
+    // ASCII letters only, as foldAscii (query/match.ts) and SQLite's lower(); lower() here
+    // would follow the locale.
+    return `(jsonb_typeof(${value(source, segments)}) = 'string' AND translate(${text(source, segments)}, '${UPPER}', '${UPPER.toLowerCase()}') COLLATE "C" = ?)`;
+  },
+
+  matches(source: JsonSource, segments: readonly string[]): string {
+    // The pattern is RE2's, written as an ARE of the same meaning (query/regex.ts).
+    return `(jsonb_typeof(${value(source, segments)}) = 'string' AND ${text(source, segments)} ~* ?)`;
+  },
+
+  matchesText(expression: string): string {
+    return `(${expression} ~* ?)`;
+  },
+
+  foldText(expression: string): string {
+    return `translate(${expression}, '${UPPER}', '${UPPER.toLowerCase()}') COLLATE "C"`;
+  },
+
+  bindPattern(pattern): string {
+    return pattern.posix;
+  },
+
+  absent(source: JsonSource, segments: readonly string[]): string {
+    return `(COALESCE(jsonb_typeof(${value(source, segments)}), 'null') = 'null')`;
+  },
+
+  text(source: JsonSource, segments: readonly string[]): string {
+    return `(CASE WHEN jsonb_typeof(${value(source, segments)}) = 'string' THEN ${text(source, segments)} END)`;
+  },
+
+  lastSegment(expression: string): string {
+    return `regexp_replace(${expression}, '^.*/', '')`;
   },
 
   bindValue(v: string | number | boolean): unknown {
