@@ -22,7 +22,7 @@ const MAX_PAGE = 2 ** 31 - 1;
  * limit (1,664 entries), a 500 on both; no client sorts by more than a few fields.
  */
 export const MAX_SORT_KEYS = 32;
-const OPERATOR = /^(lte|lt|gte|gt)=/;
+const OPERATOR = /^(lte|lt|gte|gt|eq|not|reg|null|recfind)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
 /**
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
@@ -82,11 +82,18 @@ function parseValue(text: string, parameter: string): QueryValue {
 /** `value`, `op=value` or `v1,v2,…` of one field: the text is already decoded. */
 function parseTerm(field: string[], text: string, parameter: string): Term {
   const operatorMatch = OPERATOR.exec(text);
-  const operator: Operator = operatorMatch ? (operatorMatch[1] as Operator) : 'eq';
+  const named = operatorMatch?.[1];
+  const operator: Operator = named === undefined ? 'eq' : named === 'eq' ? 'numeq' : (named as Operator);
   const rest = operatorMatch ? text.slice(operatorMatch[0].length) : text;
+  // A pattern is taken whole: `reg=a{1,3}` is one expression, not a list.
+  if (operator === 'reg') return { field, operator, values: [parseValue(rest, parameter)], parameter };
+  if (operator === 'null') {
+    if (rest !== '') throw new QueryError(parameter, `"${parameter}": null= takes no value (a=null=)`);
+    return { field, operator, values: [{ value: '' }], parameter };
+  }
   const items = rest.split(',');
   if (operator !== 'eq' && items.length > 1) {
-    throw new QueryError(parameter, `"${parameter}": a ${operator} comparison takes one value`);
+    throw new QueryError(parameter, `"${parameter}": a ${named} comparison takes one value`);
   }
   return { field, operator, values: items.map((item) => parseValue(item, parameter)), parameter };
 }

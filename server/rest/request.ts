@@ -29,11 +29,12 @@ export interface RequestQuery {
  * The query of the request: parsed, conditions on derived members (`selfRef`, `$schema`)
  * resolved, typed by the kind's fields. A malformed one is a 400 that names the parameter.
  */
-export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): RequestQuery {
+export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations, purpose: 'read' | 'stream' = 'read'): RequestQuery {
   try {
     const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
     const { limit, skip, sort, unique } = query;
-    return { query, selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
+    const conditions = typeConditions(query.conditions, kind.fields, { collection: kind.collection, inMemory: purpose === 'stream' });
+    return { query, selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;
   }

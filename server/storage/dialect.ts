@@ -141,6 +141,25 @@ export interface JsonSql {
    * bound parameters. A value of another JSON type never matches.
    */
   compare(source: JsonSource, segments: readonly string[], comparison: Comparison, type: ScalarType, count: number): string;
+  /**
+   * The string at `segments` equals one bound parameter (already folded) once ASCII letters
+   * are folded to lower case, and no other letter: `not=` (rest-contract §5).
+   */
+  foldedEquals(source: JsonSource, segments: readonly string[]): string;
+  /** The string at `segments` contains a match of one bound pattern, without regard to case (`reg=`). */
+  matches(source: JsonSource, segments: readonly string[]): string;
+  /** A text expression (the `id` column) contains a match of one bound pattern, without regard to case. */
+  matchesText(expression: string): string;
+  /** A text expression with its ASCII letters in lower case (see foldedEquals). */
+  foldText(expression: string): string;
+  /** The bound form of a checked pattern (query/regex.ts) that `matches` runs. */
+  bindPattern(pattern: { readonly source: string; readonly posix: string }): string;
+  /** The value at `segments` is JSON null or absent (`null=`). */
+  absent(source: JsonSource, segments: readonly string[]): string;
+  /** The string at `segments` as SQL text (NULL when it is none). */
+  text(source: JsonSource, segments: readonly string[]): string;
+  /** The text after the last `/` of a text expression (the id at the end of an address). */
+  lastSegment(expression: string): string;
   /** Bind value for a scalar of `type` (booleans differ between dialects). */
   bindValue(value: string | number | boolean, type: ScalarType): unknown;
   /** A FROM item yielding each element of the array at `segments` of `source` under `alias`. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Condition, Predicate } from '../query/tree.js';
+import { foldAscii } from '../query/match.js';
+import type { Condition, Descent, Pattern, Predicate, Test } from '../query/tree.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Dialect, JsonSource } from './dialect.js';
 import { QueryTooLarge } from './errors.js';
@@ -29,11 +30,11 @@ function anyOf(parts: readonly Compiled[]): Compiled {
  * equalities took 94 ms, 20,000 took 6 s; as an IN list, 1 and 2 ms). The other predicates stay
  * as they are, in their order; a merged one takes the place of its first term.
  */
-function mergeEqualities(predicates: readonly Predicate[]): Predicate[] {
-  const merged: Predicate[] = [];
+function mergeEqualities(tests: readonly Test[]): Test[] {
+  const merged: Test[] = [];
   const equalities = new Map<string, { index: number; values: Predicate['values'][number][] }>();
-  for (const predicate of predicates) {
-    if (predicate.comparison !== '=' && predicate.comparison !== 'IN') {
+  for (const predicate of tests) {
+    if ((predicate.comparison !== '=' && predicate.comparison !== 'IN') || predicate.fold) {
       merged.push(predicate);
       continue;
     }
@@ -47,7 +48,8 @@ function mergeEqualities(predicates: readonly Predicate[]): Predicate[] {
     merged.push(predicate);
   }
   for (const { index, values } of equalities.values()) {
-    if (values.length > merged[index]!.values.length) merged[index] = { ...merged[index]!, comparison: 'IN', values };
+    const first = merged[index] as Predicate;
+    if (values.length > first.values.length) merged[index] = { ...first, comparison: 'IN', values };
   }
   return merged;
 }
@@ -71,7 +73,7 @@ export class QueryCompiler {
         clauses.push({ sql: '1 = 0', bindings: [] });
         continue;
       }
-      const compiled = anyOf(mergeEqualities(condition.anyOf).map((predicate) => this.predicate(predicate, nextAlias)));
+      const compiled = anyOf(mergeEqualities(condition.anyOf).map((test) => this.predicate(test, nextAlias)));
       clauses.push(compiled);
       bindings += compiled.bindings.length;
     }
@@ -97,35 +99,92 @@ export class QueryCompiler {
     return builder.orderBy([{ column: 'ts', order: direction }, { column: 'id', order: direction }]);
   }
 
-  private predicate(predicate: Predicate, nextAlias: () => string): Compiled {
-    const { target, comparison, type, values } = predicate;
-    const bindings = values.map((value) => this.dialect.json.bindValue(value, type));
-    if (target.kind === 'column') {
-      const right = comparison === 'IN' ? `IN (${bindings.map(() => '?').join(', ')})` : `${comparison} ?`;
-      return { sql: `${target.column} ${right}`, bindings };
+  private predicate(test: Test, nextAlias: () => string): { sql: string; bindings: unknown[] } {
+    switch (test.comparison) {
+      case 'NOT': {
+        if (!test.of) return { sql: '1 = 1', bindings: [] };
+        // A missing value makes the inner test NULL: then the negation holds.
+        const inner = this.predicate(test.of, nextAlias);
+        return { sql: `NOT COALESCE(${inner.sql}, 1 = 0)`, bindings: inner.bindings };
+      }
+      case 'NULL':
+        return { sql: test.target.kind === 'column' ? '1 = 0' : this.dialect.json.absent(DOC, test.target.segments), bindings: [] };
+      case 'RECFIND':
+        return this.descent(test);
+      default:
+        return this.comparison(test, nextAlias);
     }
-    const doc: JsonSource = { kind: 'column', column: 'doc' };
-    if (target.kind === 'open') {
-      // The value itself, or any element when it is a list, as UNIS's Mongo queries matched.
-      const direct = this.dialect.json.compare(doc, target.segments, comparison, type, bindings.length);
-      const elements = this.path(doc, target.segments, [target.segments.length - 1], predicate, nextAlias);
-      return { sql: `(${direct} OR ${elements})`, bindings: [...bindings, ...bindings] };
-    }
-    return { sql: this.path(doc, target.segments, target.arrays, predicate, nextAlias), bindings };
   }
 
-  /** Compare at `segments`, searching through each array on the way (UNIS's Mongo semantics). */
-  private path(source: JsonSource, segments: readonly string[], arrays: readonly number[], predicate: Predicate, nextAlias: () => string): string {
+  /** A comparison or a pattern, at its target (searching lists on the way). */
+  private comparison(predicate: Predicate | Pattern, nextAlias: () => string): { sql: string; bindings: unknown[] } {
+    const { target } = predicate;
+    const leaf = this.leaf(predicate);
+    if (target.kind === 'column') {
+      // `ts` is a number: no pattern matches it. `id` is text.
+      if (predicate.comparison === 'MATCHES') return target.column === 'ts' ? { sql: '1 = 0', bindings: [] } : { sql: this.dialect.json.matchesText(target.column), bindings: leaf.bindings };
+      if (predicate.fold) return { sql: `${this.dialect.json.foldText(target.column)} = ?`, bindings: leaf.bindings };
+      const right = predicate.comparison === 'IN' ? `IN (${leaf.bindings.map(() => '?').join(', ')})` : `${predicate.comparison} ?`;
+      return { sql: `${target.column} ${right}`, bindings: leaf.bindings };
+    }
+    if (target.kind === 'open') {
+      // The value itself, or any element when it is a list, as UNIS's Mongo queries matched.
+      const direct = leaf.sql(DOC, target.segments);
+      const elements = this.path(DOC, target.segments, [target.segments.length - 1], leaf.sql, nextAlias);
+      return { sql: `(${direct} OR ${elements})`, bindings: [...leaf.bindings, ...leaf.bindings] };
+    }
+    return { sql: this.path(DOC, target.segments, target.arrays, leaf.sql, nextAlias), bindings: leaf.bindings };
+  }
+
+  /** The SQL of a test on one value, and its bindings. */
+  private leaf(predicate: Predicate | Pattern): { sql: Leaf; bindings: unknown[] } {
+    const json = this.dialect.json;
+    if (predicate.comparison === 'MATCHES') {
+      if (predicate.posix === undefined) throw new Error('a subscription pattern is matched in memory only');
+      return { sql: (source, segments) => json.matches(source, segments), bindings: [json.bindPattern({ source: predicate.source, posix: predicate.posix })] };
+    }
+    if (predicate.fold) return { sql: (source, segments) => json.foldedEquals(source, segments), bindings: [foldAscii(String(predicate.values[0]))] };
+    const { comparison, type, values } = predicate;
+    return { sql: (source, segments) => json.compare(source, segments, comparison, type, values.length), bindings: values.map((value) => json.bindValue(value, type)) };
+  }
+
+  /**
+   * `parent=recfind=<id>` (rest-contract §5): the parent reference ends in the id of the
+   * directory or of a directory beneath it, found by a recursive query over the live exnodes
+   * (uncorrelated, so each engine runs it once per query).
+   */
+  private descent(test: Descent): { sql: string; bindings: unknown[] } {
+    const json = this.dialect.json;
+    const { target } = test;
+    if (target.kind === 'column') throw new Error('recfind= is asked of a reference');
+    // Ids compare bytewise, as everywhere (PostgreSQL's "C").
+    const bytewise = (expression: string): string => this.dialect.columns.byteOrder(expression);
+    const parent = (source: JsonSource): string => bytewise(json.lastSegment(json.text(source, target.segments)));
+    const member: JsonSource = { kind: 'column', column: 'c.doc' };
+    const tree =
+      `WITH RECURSIVE tree(id) AS (SELECT ${bytewise('CAST(? AS TEXT)')} UNION SELECT ${bytewise('CAST(c.id AS TEXT)')} FROM ${CURRENT_TABLE} c JOIN tree ON ${parent(member)} = tree.id ` +
+      `WHERE c.kind = ? AND ${json.compare(member, ['mode'], '=', 'string', 1)}) SELECT id FROM tree`;
+    return { sql: `(${parent(DOC)} IN (${tree}))`, bindings: [test.root, test.collection, json.bindValue('directory', 'string')] };
+  }
+
+  /** Test at `segments`, searching through each array on the way (UNIS's Mongo semantics). */
+  private path(source: JsonSource, segments: readonly string[], arrays: readonly number[], leaf: Leaf, nextAlias: () => string): string {
     const [first, ...later] = arrays;
-    if (first === undefined) return this.dialect.json.compare(source, segments, predicate.comparison, predicate.type, predicate.values.length);
+    if (first === undefined) return leaf(source, segments);
     const alias = nextAlias();
     const inner = this.path(
       { kind: 'element', alias },
       segments.slice(first + 1),
       later.map((position) => position - first - 1),
-      predicate,
+      leaf,
       nextAlias,
     );
     return `EXISTS (SELECT 1 FROM ${this.dialect.json.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
   }
 }
+
+type Leaf = (source: JsonSource, segments: readonly string[]) => string;
+
+const DOC: JsonSource = { kind: 'column', column: 'doc' };
+/** The live resources, where `recfind=` looks for directories. */
+const CURRENT_TABLE = 'resource_current';
