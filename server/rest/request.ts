@@ -31,11 +31,20 @@ export interface RequestQuery {
 export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): RequestQuery {
   try {
     const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
-    const { limit, skip, sort, unique } = query;
-    return { query, selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
+    const { limit, skip, sort, unique, at } = query;
+    return {
+      query,
+      selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}), ...(at !== undefined ? { at } : {}) },
+    };
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;
   }
+}
+
+/** An event stream follows changes as they happen: `at`, `since` and `until` ask about the past (docs/time.md). */
+export function pastNotFollowed(query: ParsedQuery): void {
+  const parameter = query.at !== undefined ? 'at' : query.changes ? 'since' : undefined;
+  if (parameter) throw badRequest(`malformed query: "${parameter}" reads the past; an event stream (Accept: text/event-stream) follows changes from now`, [{ path: parameter, message: 'not with an event stream' }]);
 }
 
 /**

@@ -3,13 +3,14 @@ import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { notFound } from '../../http/errors.js';
 import type { Selection } from '../../storage/resource-store.js';
 import { responseType } from '../media.js';
-import { pathId, requestQuery } from '../request.js';
+import { pastNotFollowed, pathId, requestQuery } from '../request.js';
 import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';
 
 /**
  * GET /<collection>/<id> (docs/rest-interface.md): the newest representation; `?ts=T` the version with
- * that ts (an object, or 404); with conditions, the matching versions, newest first. With
+ * that ts (an object, or 404); with conditions, the matching versions, newest first; `?at=T` all
+ * of these as they were at instant T (docs/time.md). With
  * `Accept: text/event-stream`, the resource's changes that match, as they happen.
  */
 export function read({ store, representations, limits, respond, events }: OperationContext) {
@@ -17,17 +18,19 @@ export function read({ store, representations, limits, respond, events }: Operat
     async (ctx) => {
       if (wantsEventStream(ctx)) {
         const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        pastNotFollowed(query);
         return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
       }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);
       const id = pathId(ctx, kind);
-      const absent = () => notFound(`no ${kind.name} "${id}"${query.version != null ? ` with ts ${query.version}` : ''}`);
+      const { at } = query;
+      const absent = () => notFound(`no ${kind.name} "${id}"${query.version != null ? ` with ts ${query.version}` : ''}${at !== undefined ? ` at ${at}` : ''}`);
 
       if (query.version !== undefined) {
-        // A ts beyond every integer a version can have selects nothing.
-        if (query.version === null) throw absent();
+        // A ts beyond every integer a version can have selects nothing; nor does one after `at`.
+        if (query.version === null || (at !== undefined && query.version > at)) throw absent();
         const version =
           query.conditions.length === 0
             ? await store.version(kind.collection, id, query.version)
@@ -36,10 +39,10 @@ export function read({ store, representations, limits, respond, events }: Operat
         return respond.one(ctx, presentation, version);
       }
       if (query.conditions.length > 0) {
-        if (!(await store.known(kind.collection, id))) throw absent();
+        if (!(await store.known(kind.collection, id, at))) throw absent();
         return respond.list(ctx, presentation, store.versions(kind.collection, id, selection));
       }
-      const current = await store.current(kind.collection, id);
+      const current = at === undefined ? await store.current(kind.collection, id) : await store.at(kind.collection, id, at);
       if (!current) throw absent();
       await respond.one(ctx, presentation, current);
     };

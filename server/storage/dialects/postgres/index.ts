@@ -10,6 +10,7 @@ import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
 import { postgresStatements } from './write-statements.js';
+import { postgresTime } from './time.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -30,6 +31,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     points: postgresPoints,
     statements: postgresStatements,
     history: postgresHistory,
+    time: postgresTime,
     announcements: new PostgresAnnouncements(settings),
   };
 }

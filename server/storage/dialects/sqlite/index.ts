@@ -11,6 +11,7 @@ import { SqliteMaintenance } from './maintenance.js';
 import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
 import { sqliteStatements } from './write-statements.js';
+import { sqliteTime } from './time.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -35,6 +36,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     points: sqlitePoints,
     statements: sqliteStatements,
     history: sqliteHistory,
+    time: sqliteTime,
     announcements: sqliteAnnouncements,
   };
 }
