@@ -3,7 +3,8 @@
  * stored in 10 versions (one round of POSTs of every node per version), then 1 % of them changed
  * once more. A list at an instant in the middle of the history against today's list; a read of one
  * node at that instant against a plain read, both without the read cache; what changed while the
- * 1 % did. One server of its own, on SQLite, READ_CACHE_MB=0.
+ * 1 % did. One server of its own, READ_CACHE_MB=0, on SQLite, then (when TEST_DATABASE_URL names
+ * one, as for the postgres group) on PostgreSQL, its backends' CPU counted with the server's.
  */
 import { get } from 'node:http';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import type { BenchContext } from '../harness/context.js';
 import { CPU_LOAD } from '../harness/context.js';
 import { compareCpu } from '../harness/cpu.js';
+import { benchPostgres, postgresUnavailable } from '../harness/postgres.js';
 import { cpuRow } from '../harness/cpu-row.js';
 import { latency } from '../harness/load.js';
 import type { Measured } from '../harness/processes.js';
@@ -71,9 +73,25 @@ async function streamed(ctx: BenchContext, server: Measured, pathAndQuery: strin
 }
 
 export async function timeRows(ctx: BenchContext): Promise<Row[]> {
-  const dir = path.join(ctx.dir, 'time');
+  const rows = await timeRowsOn(ctx, 'SQLite');
+  const why = postgresUnavailable();
+  if (why !== undefined) {
+    ctx.log(`time: PostgreSQL rows NOT RUN: ${why}`);
+    return rows;
+  }
+  const pg = await benchPostgres();
+  try {
+    return [...rows, ...(await timeRowsOn(ctx, 'PostgreSQL', { url: pg.url('topocat-time'), cpu: () => pg.backendCpu('topocat-time') }))];
+  } finally {
+    await pg.close();
+  }
+}
+
+/** The three rows on one engine: SQLite in the run's directory, or the PostgreSQL database `postgres` names. */
+async function timeRowsOn(ctx: BenchContext, engine: 'SQLite' | 'PostgreSQL', postgres?: { readonly url: string; cpu(): Promise<number> }): Promise<Row[]> {
+  const dir = path.join(ctx.dir, `time-${engine.toLowerCase()}`);
   mkdirSync(dir, { recursive: true });
-  const server = await startTopocat({ dir, token: ctx.token, dn: DN, label: 'topocat-time', env: { READ_CACHE_MB: '0' } });
+  const server = await startTopocat({ dir, token: ctx.token, dn: DN, label: `topocat-time-${engine.toLowerCase()}`, env: { READ_CACHE_MB: '0' }, ...(postgres ? { databaseUrl: postgres.url } : {}) });
   try {
     const n = ctx.sizes.nodes;
     const all = Array.from({ length: n }, (_, i) => i);
@@ -81,7 +99,7 @@ export async function timeRows(ctx: BenchContext): Promise<Row[]> {
     let middle = 0;
     const loading = performance.now();
     for (let version = 1; version <= VERSIONS; version++) {
-      ctx.log(`time: version ${version} of ${count(n)} nodes`);
+      ctx.log(`time (${engine}): version ${version} of ${count(n)} nodes`);
       const posted = await postVersion(ctx, server, all, version);
       failures += posted.failures;
       if (version === VERSIONS / 2) middle = posted.newest;
@@ -92,7 +110,7 @@ export async function timeRows(ctx: BenchContext): Promise<Row[]> {
     const loadSeconds = (performance.now() - loading) / 1000;
     const history = `${count(n)} nodes × ${VERSIONS} versions (${count(n * VERSIONS)} history rows)`;
 
-    ctx.log('time: the list at the middle instant against today\'s list');
+    ctx.log(`time (${engine}): the list at the middle instant against today's list`);
     const today: Awaited<ReturnType<typeof streamed>>[] = [];
     const past: Awaited<ReturnType<typeof streamed>>[] = [];
     for (let run = 0; run < LIST_RUNS; run++) {
@@ -103,7 +121,7 @@ export async function timeRows(ctx: BenchContext): Promise<Row[]> {
     const [pastSeconds, todaySeconds, pastGrowth] = [median(past.map((r) => r.seconds)), median(today.map((r) => r.seconds)), Math.max(...past.map((r) => r.growth))];
     const listRatio = pastSeconds / todaySeconds;
     const listRow: Row = {
-      row: `REST \`GET /nodes?at=T\` over ${history}, T in the middle, streamed (median of ${LIST_RUNS}, alternating with today's list)`,
+      row: `REST \`GET /nodes?at=T\` over ${history}, ${engine}, T in the middle, streamed (median of ${LIST_RUNS}, alternating with today's list)`,
       result: `${seconds(pastSeconds)}; today's list ${seconds(todaySeconds)}; ratio ${ratio(listRatio)}; server RSS growth ${mib(pastGrowth)} (today's ${mib(Math.max(...today.map((r) => r.growth)))})`,
       target: '< 2× today\'s list, < 50 MiB growth',
       met: listRatio < 2 && pastGrowth < 50 * 2 ** 20,
@@ -111,13 +129,13 @@ export async function timeRows(ctx: BenchContext): Promise<Row[]> {
       failures: failures + listFailures,
     };
 
-    ctx.log('time: one node at the middle instant against a plain GET, CPU per request');
+    ctx.log(`time (${engine}): one node at the middle instant against a plain GET, CPU per request`);
     const paths = randomNodePaths(n);
-    const fixed = { url: server.url, pid: server.pid, headers: ctx.auth, seconds: ctx.sizes.cpuSeconds, ...CPU_LOAD };
+    const fixed = { url: server.url, pid: server.pid, headers: ctx.auth, seconds: ctx.sizes.cpuSeconds, ...CPU_LOAD, ...(postgres ? { database: () => postgres.cpu() } : {}) };
     const cpu = await compareCpu({ ...fixed, paths }, { ...fixed, paths: paths.map((p) => `${p}?at=${middle}`) }, ctx.sizes.cpuRounds);
-    const oneRow = cpuRow(`REST \`GET /nodes/<id>?at=T\` (random of ${history}, T in the middle), SQLite, no read cache: server CPU per request`, 'plain GET /nodes/<id>', cpu, 0.67, ctx); // within 1.5× of the plain read's CPU
+    const oneRow = cpuRow(`REST \`GET /nodes/<id>?at=T\` (random of ${history}, T in the middle), ${engine}, no read cache: server CPU per request${postgres ? ' (with its backends\')' : ''}`, 'plain GET /nodes/<id>', cpu, 0.67, ctx); // within 1.5× of the plain read's CPU
 
-    ctx.log('time: what changed while 1 % of the nodes did');
+    ctx.log(`time (${engine}): what changed while 1 % of the nodes did`);
     const entries = changed.length;
     const changes = await latency({
       url: server.url,
@@ -130,7 +148,7 @@ export async function timeRows(ctx: BenchContext): Promise<Row[]> {
       },
     });
     const changesRow: Row = {
-      row: `REST \`GET /nodes?since=T1&until=T2\` where 1 % changed (${count(entries)} of ${count(n)} nodes, ${history}; one client, back to back)`,
+      row: `REST \`GET /nodes?since=T1&until=T2\` where 1 % changed (${count(entries)} of ${count(n)} nodes, ${history}), ${engine}, one client, back to back`,
       result: `p50 ${ms(changes.p50)}, p99 ${ms(changes.p99)} (${count(changes.count)} requests)`,
       target: '< 0.2 s',
       met: changes.p50 < 200,
