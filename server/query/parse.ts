@@ -28,7 +28,7 @@ const TYPED = /^(number|integer|boolean|string):/i;
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
  * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token']);
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token', 'at', 'since', 'until']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -147,6 +147,15 @@ function parseVersion(text: string): number | null | undefined {
   return Number.isSafeInteger(value) ? value : null;
 }
 
+/**
+ * `at`, `since` or `until`: an instant in microseconds since the epoch (the unit of `ts`). One
+ * beyond 2^53 is later than every `ts` there can be, so it reads as the largest safe integer.
+ */
+function parseInstant(text: string, parameter: string): number {
+  if (!/^\d+$/.test(text)) throw new QueryError(parameter, `"${parameter}" is an instant: an integer of microseconds since the epoch (the unit of ts)`);
+  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
+}
+
 /** Parse a raw query string (without `?`). */
 export function parseQuery(queryString: string, maxParameters: number, scope: QueryScope = 'collection'): ParsedQuery {
   const pairs = queryString.split('&').filter((p) => p !== '');
@@ -161,6 +170,9 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
   let unique = false;
   let inline = false;
   let version: number | null | undefined;
+  let at: number | undefined;
+  let since: number | undefined;
+  let until: number | undefined;
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
@@ -174,11 +186,22 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
     else if (key === 'access_token') continue;
+    else if (key === 'at') at = parseInstant(value, key);
+    else if (key === 'since') since = parseInstant(value, key);
+    else if (key === 'until') until = parseInstant(value, key);
     else {
       sort.push(...parseSort(value));
       if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
     }
   }
+  if (at !== undefined && (since !== undefined || until !== undefined)) {
+    throw new QueryError('at', '"at" asks for the state at one instant, "since"/"until" for the changes between two: not both');
+  }
+  if ((since !== undefined || until !== undefined) && scope === 'resource') {
+    throw new QueryError(since !== undefined ? 'since' : 'until', '"since" and "until" ask a collection what changed; a single resource has its versions (conditions on ts)');
+  }
+  if (since !== undefined && until !== undefined && since > until) throw new QueryError('since', '"since" must not be after "until"');
+  const changes = since !== undefined || until !== undefined ? { since: since ?? 0, ...(until !== undefined ? { until } : {}) } : undefined;
   return {
     conditions,
     sort,
@@ -188,5 +211,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     ...(limit !== undefined ? { limit } : {}),
     ...(skip !== undefined ? { skip } : {}),
     ...(version !== undefined ? { version } : {}),
+    ...(at !== undefined ? { at } : {}),
+    ...(changes ? { changes } : {}),
   };
 }

@@ -32,12 +32,21 @@ export interface RequestQuery {
 export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations, purpose: 'read' | 'stream' = 'read'): RequestQuery {
   try {
     const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
-    const { limit, skip, sort, unique } = query;
+    const { limit, skip, sort, unique, at } = query;
     const conditions = typeConditions(query.conditions, kind.fields, { collection: kind.collection, inMemory: purpose === 'stream' });
-    return { query, selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
+    return {
+      query,
+      selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}), ...(at !== undefined ? { at } : {}) },
+    };
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;
   }
+}
+
+/** An event stream follows changes as they happen: `at`, `since` and `until` ask about the past (docs/time.md). */
+export function pastNotFollowed(query: ParsedQuery): void {
+  const parameter = query.at !== undefined ? 'at' : query.changes ? 'since' : undefined;
+  if (parameter) throw badRequest(`malformed query: "${parameter}" reads the past; an event stream (Accept: text/event-stream) follows changes from now`, [{ path: parameter, message: 'not with an event stream' }]);
 }
 
 /**

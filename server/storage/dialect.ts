@@ -53,6 +53,8 @@ export interface Dialect {
   readonly limits: StatementLimits;
   /** Online backups of the whole database (`npm run backup`, docs/running.md). */
   readonly backup: Backup;
+  /** Reads of the past: the stored history as it stood at an instant, and what changed between two. */
+  readonly time: TimeSql;
 }
 
 /** What a finished backup reports. */
@@ -81,6 +83,28 @@ export interface StatementLimits {
    * outage, 503).
    */
   readonly bindings: number;
+}
+
+/**
+ * The history read as of an instant (docs/time.md), answered by the database from the index on
+ * `(kind, id, ts)` (one resource: one lookup) and the one on `(kind, ts, id)` (migration 0010).
+ * Each engine has its own shape of the same query because each planner needs it told differently
+ * how to join the newest version of each resource back to its document.
+ */
+export interface TimeSql {
+  /**
+   * A derived table of columns `id`, `ts`, `doc` (the stored document): each resource of `kind`
+   * as it was at instant `at`, its newest version with `ts ≤ at`, none when that is a deletion.
+   */
+  stateAt(kind: string, at: number): SqlFragment;
+  /**
+   * A derived table of the resources of `kind` that changed in `(since, until]`, one row each:
+   * `id`, `ts` (of its last change in the interval), `doc` (the document as of `until`, or as of
+   * `since` when it was deleted), `bts`/`bdoc` (its version at `since`, null when it had none)
+   * and `adoc` (at `until`, null when deleted). One that had no version at either instant is
+   * left out.
+   */
+  changes(kind: string, since: number, until: number): SqlFragment;
 }
 
 /** A version to store: a new representation of a resource, or its deletion (`doc` null). */

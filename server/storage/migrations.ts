@@ -6,6 +6,7 @@ import { eventOrderMigration, eventsMigration } from './events.js';
 import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
 import { LockBusy } from './start-lock.js';
+import { historyTimeMigration } from './time-sql.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -55,6 +56,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0006_measurements': measurementsMigration(dialect),
     '0007_catalog_graph': catalogGraphMigration,
     '0008_event_order': eventOrderMigration(dialect),
+    '0010_history_time': historyTimeMigration,
   };
 }
 

@@ -11,6 +11,7 @@ import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
 import { postgresStatements } from './write-statements.js';
+import { postgresTime } from './time.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -33,6 +34,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     history: postgresHistory,
     limits: { bindings: 65_535 },
     backup: new PostgresBackup(settings),
+    time: postgresTime,
     announcements: new PostgresAnnouncements(settings),
   };
 }

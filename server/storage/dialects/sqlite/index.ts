@@ -12,6 +12,7 @@ import { SqliteMaintenance } from './maintenance.js';
 import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
 import { sqliteStatements } from './write-statements.js';
+import { sqliteTime } from './time.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -38,6 +39,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     history: sqliteHistory,
     limits: { bindings: 32_766 },
     backup: new SqliteBackup(filename),
+    time: sqliteTime,
     announcements: sqliteAnnouncements,
   };
 }
