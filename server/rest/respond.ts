@@ -4,7 +4,7 @@ import type { RouterContext } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
-import type { Representation, ResourceStore, Selection } from '../storage/resource-store.js';
+import type { ChangeEntry, Representation, ResourceStore, Selection } from '../storage/resource-store.js';
 import { etagFor, isNotModified, lastModified } from './conditional.js';
 import { Inliner } from './inline.js';
 import { contentTypeHeader } from './media.js';
@@ -35,7 +35,7 @@ export class Responder {
 
   /** How this request's answers of `kind` look. */
   presentation(kind: KindDescriptor, type: string, query?: ParsedQuery): Presentation {
-    return { kind, type, ...(query ? { query } : {}), ...(query?.inline ? { inliner: new Inliner(this.store, this.representations) } : {}) };
+    return { kind, type, ...(query ? { query } : {}), ...(query?.inline ? { inliner: new Inliner(this.store, this.representations, query.at) } : {}) };
   }
 
   /** The JSON text of one representation as this request asks for it (a promise only to inline). */
@@ -82,6 +82,26 @@ export class Responder {
     if (query?.fields || inliner) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
     const runs = this.store.listTexts(kind.collection, selection, { head: this.representations.head(kind) });
     await streamArray(ctx, runs, (run) => run, () => this.head(ctx, presentation, 200));
+  }
+
+  /**
+   * What changed in `(since, until]` (docs/time.md), streamed: one `{id, change, before, after}`
+   * per resource, each representation as this request asks (`fields`, `inline` as of its instant).
+   */
+  async changes(ctx: RouterContext, kind: KindDescriptor, type: string, query: ParsedQuery, since: number, until: number, selection: Selection): Promise<void> {
+    const before = this.presentation(kind, type, { ...query, at: since });
+    const after = this.presentation(kind, type, { ...query, at: until });
+    const side = async (presentation: Presentation, r: Representation | undefined): Promise<string> => (r ? this.text(presentation, r) : 'null');
+    await streamArray(
+      ctx,
+      this.store.changes(kind.collection, since, until, selection),
+      async (entry: ChangeEntry) => `{"id":${JSON.stringify(entry.id)},"change":"${entry.change}","before":${await side(before, entry.before)},"after":${await side(after, entry.after)}}`,
+      () => {
+        // Entries are not representations of the kind: no profile.
+        ctx.set('Content-Type', contentTypeHeader(type, undefined));
+        ctx.status = 200;
+      },
+    );
   }
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */
