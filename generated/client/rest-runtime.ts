@@ -91,7 +91,7 @@ export class UnsupportedMediaTypeError extends TopocatError {}
 export class ServerError extends TopocatError {}
 /** 501: the method is not implemented. */
 export class NotImplementedError extends ServerError {}
-/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
 export class ServiceUnavailableError extends ServerError {}
 
 const ERROR_CLASSES: Readonly<Record<number, typeof TopocatError>> = {

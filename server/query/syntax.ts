@@ -4,7 +4,12 @@
  */
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
-export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
+/**
+ * `eq` is plain equality (`a=v`); the others are UNIS's `a=<op>=v` (rest-contract §5): `numeq`
+ * is its `eq=` (numeric equality), `not` case-insensitive inequality, `reg` a regular expression
+ * (case-insensitive), `null` null or absent, `recfind` a folder's subtree of exnodes.
+ */
+export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte' | 'numeq' | 'not' | 'reg' | 'null' | 'recfind';
 
 export interface QueryValue {
   readonly value: string | number | boolean;

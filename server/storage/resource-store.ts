@@ -4,7 +4,7 @@ import type { Database } from './database.js';
 import type { Row, WriteJob } from './dialect.js';
 import type { CurrentCache } from './current-cache.js';
 import type { TextRun } from './document-text.js';
-import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { classified, classify, PreconditionFailed, ResourceConflict, ResourceMissing } from './errors.js';
 import { rowsOf } from './events.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
@@ -422,7 +422,7 @@ export class ResourceStore {
     if (selection.skip !== undefined) builder.offset(selection.skip);
   }
 
-  /** `items`, with the database's outages as StorageUnavailable. */
+  /** `items`, with the database's outages as StorageUnavailable, a refused size as QueryTooLarge. */
   private unavailableAs<T>(items: AsyncIterable<T>): AsyncIterable<T> {
     const errors = this.db.dialect.errors;
     return {
@@ -430,7 +430,7 @@ export class ResourceStore {
         try {
           yield* items;
         } catch (error) {
-          throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+          throw classify(errors, error);
         }
       },
     };

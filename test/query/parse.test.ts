@@ -93,9 +93,11 @@ describe('query language parser', () => {
     it(`version of a resource: ${name}`, () => assert.equal(parseQuery(given, MAX, 'resource').version, want));
   }
 
-  it('ts of a single resource that is no integer is refused, naming ts', () => {
-    for (const given of ['ts=gt=5', 'ts=abc', 'ts=-1', 'ts=']) {
-      assert.throws(() => parseQuery(given, MAX, 'resource'), (error: unknown) => error instanceof QueryError && error.parameter === 'ts', given);
+  it('ts of a single resource that is not one integer is a condition on its versions (rest-contract §3)', () => {
+    for (const given of ['ts=gt=5', 'ts=lte=5', 'ts=5,6', 'ts=abc', 'ts=-1', 'ts=']) {
+      const parsed = parseQuery(given, MAX, 'resource');
+      assert.equal(parsed.version, undefined, given);
+      assert.deepEqual(parsed.conditions.map((c) => c.terms.map((t) => t.field.join('.'))), [['ts']], given);
     }
   });
 

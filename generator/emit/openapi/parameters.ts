@@ -19,8 +19,8 @@ export const PARAMETER_COMPONENTS: Json = {
   Ts: {
     name: 'ts',
     in: 'query',
-    description: 'Select the version with this timestamp (µs since the epoch), optionally typed (`integer:T`). To search the versions, use conditions on other fields (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^(integer:|number:)?[0-9]+$' }] },
+    description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((integer:|number:)?[0-9]+|(lt|lte|gt|gte)=.+|[^,]*(,[^,]*)+)$' }] },
   },
   Conditions: {
     name: 'conditions',

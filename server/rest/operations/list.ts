@@ -14,7 +14,7 @@ export function list({ representations, limits, respond, events }: OperationCont
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       if (wantsEventStream(ctx)) {
-        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations, 'stream');
         pastNotFollowed(query);
         return followStream(ctx, kind, undefined, query, selection.conditions, events);
       }

@@ -8,6 +8,8 @@ const client = createClient<paths>({
   // How openapi.json describes its parameters: `fields=id,name` (form, not exploded), and the
   // conditions as one parameter per field (form, exploded).
   querySerializer: { array: { style: 'form', explode: false }, object: { style: 'form', explode: true } },
+  // A typed client names its type: an unknown id is then a 404, not UNIS's `200 []`.
+  headers: { accept: 'application/json' },
 });
 const checked: string[] = [];
 function check(condition: boolean, what: string): void {
@@ -40,5 +42,7 @@ const removed = await client.DELETE('/nodes/{id}', { params: { path: { id } } })
 check(removed.response.status === 204, 'DELETE');
 const missing = await client.GET('/nodes/{id}', { params: { path: { id } } });
 check(missing.response.status === 404 && missing.error?.error.message !== undefined, 'GET of a deleted resource: 404 with the typed error body');
+const unisForm = await client.GET('/nodes/{id}', { params: { path: { id } }, headers: { accept: '*/*' } });
+check(unisForm.response.status === 200 && Array.isArray(unisForm.data) && unisForm.data.length === 0, "GET of a deleted resource in UNIS's form (Accept: */*): 200 []");
 
 console.log(JSON.stringify({ checked }));

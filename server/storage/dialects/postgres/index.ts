@@ -1,5 +1,6 @@
 import type { Dialect } from '../../dialect.js';
 import { PostgresAnnouncements } from './announcements.js';
+import { PostgresBackup } from './backup.js';
 import { PostgresConnections } from './connections.js';
 import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
@@ -32,6 +33,8 @@ export function postgresDialect(databaseUrl: string): Dialect {
     statements: postgresStatements,
     history: postgresHistory,
     time: postgresTime,
+    limits: { bindings: 65_535 },
+    backup: new PostgresBackup(settings),
     announcements: new PostgresAnnouncements(settings),
   };
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Dialect } from '../../dialect.js';
 import { sqliteAnnouncements } from './announcements.js';
+import { SqliteBackup } from './backup.js';
 import { SqliteConnections } from './connections.js';
 import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
@@ -37,6 +38,8 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     statements: sqliteStatements,
     history: sqliteHistory,
     time: sqliteTime,
+    limits: { bindings: 32_766 },
+    backup: new SqliteBackup(filename),
     announcements: sqliteAnnouncements,
   };
 }

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 85a269957a19738ed9f4f363be324056e5d8fc8e08bc64df3517b077af3205f5 output c0b6377fe37154d1f352771123f32234111d63bd6f1fbb6436fe605e779326cb
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 5febf8696d9bf489f8d602b073cc6740c6c0f334f998f040d80c7f2c5010c40b output 255339631e7a6a57a34bf21615ebf9b65bc2f924c46f5cb15df49c756c9773af
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -84,7 +84,7 @@ export declare class ServerError extends TopocatError {
 /** 501: the method is not implemented. */
 export declare class NotImplementedError extends ServerError {
 }
-/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
 export declare class ServiceUnavailableError extends ServerError {
 }
 /** A representation with the validators the service sent for it. */
