@@ -90,6 +90,9 @@ describe('REST: the topology as it was (at=T)', function () {
     });
   }
 
+  /** A typed request: an unknown id is a 404 to it (rest-contract §3); UNIS-form ones get `200 []`. */
+  const typed = { accept: 'application/json' };
+
   // [name, { given, want: the name of the version answered, or 404 }]
   const reads: [string, { given: () => string; want: string | 404 }][] = [
     ['before it existed', { given: () => `k?at=${t.k1 - 1}`, want: 404 }],
@@ -107,15 +110,9 @@ describe('REST: the topology as it was (at=T)', function () {
   ];
   for (const [name, { given, want }] of reads) {
     it(`GET /nodes/<id>?at=T: ${name}`, async () => {
-      // A typed request (Accept: application/json) is told 404; a UNIS-form one UNIS HEAD's
-      // 200 [] (rest-contract §3, revised 2026-11-26), at an instant as now.
-      const answer = await get(`${nodes}/${given()}`, { accept: 'application/json' });
-      if (want === 404) {
-        assert.equal(answer.status, 404, answer.text);
-        const unis = await get(`${nodes}/${given()}`);
-        assert.equal(unis.status, 200, unis.text);
-        assert.deepEqual(unis.body, []);
-      } else {
+      const answer = await get(`${nodes}/${given()}`, typed);
+      if (want === 404) assert.equal(answer.status, 404, answer.text);
+      else {
         assert.equal(answer.status, 200, answer.text);
         assert.equal(answer.body.name, want);
       }
@@ -133,7 +130,13 @@ describe('REST: the topology as it was (at=T)', function () {
   it('conditions on a resource at T search its versions up to T, newest first', async () => {
     assert.deepEqual((await get(`${nodes}/k?at=${t.k2}&name=k1,k2`)).body.map((v: { name: string }) => v.name), ['k2', 'k1']);
     assert.deepEqual((await get(`${nodes}/k?at=${t.k2 - 1}&name=k1,k2`)).body.map((v: { name: string }) => v.name), ['k1']);
-    assert.equal((await get(`${nodes}/k?at=${t.k1 - 1}&name=k1,k2`, { accept: 'application/json' })).status, 404);
+    assert.equal((await get(`${nodes}/k?at=${t.k1 - 1}&name=k1,k2`, typed)).status, 404);
+  });
+
+  it('a resource absent at T is an unknown id: 200 [] to a UNIS-form request', async () => {
+    const answer = await get(`${nodes}/g?at=${t.gDeleted}`);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, []);
   });
 
   it('inline resolves references as of T', async () => {
