@@ -22,7 +22,7 @@ const TYPED = /^(number|integer|boolean|string):/i;
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
  * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token']);
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -152,6 +152,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
   let skip: number | undefined;
   let unique = false;
   let inline = false;
+  let expand = false;
   let version: number | null | undefined;
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
@@ -164,6 +165,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'skip') skip = parseCount(value, 'skip');
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
+    else if (key === 'expand') expand = true;
     else if (key === 'access_token') continue;
     else sort.push(...parseSort(value));
   }
@@ -172,6 +174,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     sort,
     unique,
     inline,
+    expand,
     ...(fields ? { fields } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(skip !== undefined ? { skip } : {}),
