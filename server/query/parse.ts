@@ -28,7 +28,7 @@ const TYPED = /^(number|integer|boolean|string):/i;
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
  * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token', 'at', 'since', 'until']);
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token', 'at', 'since', 'until']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -169,6 +169,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
   let skip: number | undefined;
   let unique = false;
   let inline = false;
+  let expand = false;
   let version: number | null | undefined;
   let at: number | undefined;
   let since: number | undefined;
@@ -185,6 +186,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'skip') skip = parseCount(value, 'skip');
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
+    else if (key === 'expand') expand = true;
     else if (key === 'access_token') continue;
     else if (key === 'at') at = parseInstant(value, key);
     else if (key === 'since') since = parseInstant(value, key);
@@ -207,6 +209,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     sort,
     unique,
     inline,
+    expand,
     ...(fields ? { fields } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(skip !== undefined ? { skip } : {}),

@@ -44,8 +44,13 @@ export interface ParsedQuery {
   readonly sort: readonly SortKey[];
   /** `unique=true`: one entry per resource id. */
   readonly unique: boolean;
-  /** `inline`: references to this service's resources are replaced by those resources. */
+  /**
+   * `inline`, as UNIS HEAD reads it (rest-contract §5, revised 2026-11-26): on `/exnodes`, each
+   * file gets its `extents`; elsewhere it changes nothing.
+   */
   readonly inline: boolean;
+  /** `expand` (ours): references to this service's resources are replaced by those resources. */
+  readonly expand: boolean;
   /**
    * `ts` of a single resource (`GET /<c>/<id>?ts=T`): the version it selects. `null` when the
    * value is an integer no version can have (beyond 2^53), so nothing matches.

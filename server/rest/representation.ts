@@ -60,6 +60,10 @@ export class Representations {
     return `${this.addresses.baseUrl}/${kind.collection}/${encodeURIComponent(id)}`;
   }
 
+  kindByCollection(collection: string): KindDescriptor | undefined {
+    return this.byCollection.get(collection);
+  }
+
   kindBySlug(slug: string): KindDescriptor | undefined {
     return this.bySlug.get(slug);
   }

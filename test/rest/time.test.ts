@@ -79,7 +79,7 @@ describe('REST: the topology as it was (at=T)', function () {
   });
 
   // The property: at a later instant than every write, every query answers what it answers today.
-  const sameAsToday = ['', 'name=k2', 'sort=name:-1', 'fields=id,name', 'limit=1&skip=1', 'unique=true', 'location.institution=um', `ts=gte=${0}`, 'inline', 'id=k&inline&fields=ports'];
+  const sameAsToday = ['', 'name=k2', 'sort=name:-1', 'fields=id,name', 'limit=1&skip=1', 'unique=true', 'location.institution=um', `ts=gte=${0}`, 'inline', 'expand', 'id=k&expand&fields=ports'];
   for (const query of sameAsToday) {
     it(`GET /nodes?${query}${query === '' ? '' : '&'}at=<now> is GET /nodes?${query}`, async () => {
       const today = await get(`${nodes}?${query}`);
@@ -139,12 +139,12 @@ describe('REST: the topology as it was (at=T)', function () {
     assert.deepEqual(answer.body, []);
   });
 
-  it('inline resolves references as of T', async () => {
-    const inlinedAt = async (at: number) => (await get(`${nodes}/k?at=${at}&inline`)).body.ports[0].name;
+  it('expand resolves references as of T', async () => {
+    const inlinedAt = async (at: number) => (await get(`${nodes}/k?at=${at}&expand`)).body.ports[0].name;
     assert.equal(await inlinedAt(t.p2 - 1), 'p-old');
     assert.equal(await inlinedAt(t.p2), 'p-new');
     assert.equal(await inlinedAt(now()), 'p-new');
-    const listed = (await get(`${nodes}?at=${t.p2 - 1}&id=k&inline`)).body;
+    const listed = (await get(`${nodes}?at=${t.p2 - 1}&id=k&expand`)).body;
     assert.equal(listed[0].ports[0].name, 'p-old');
   });
 
