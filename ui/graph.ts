@@ -242,6 +242,15 @@ export class Graph {
           continue;
         }
         if (element.data('label') !== want.data.label) element.data('label', want.data.label);
+        // A port that a node lists only now (drawn alone before) joins that node's ring.
+        if (element.isNode() && (element.data('node') ?? undefined) !== (want.data.node ?? undefined)) {
+          if (want.data.node === undefined) element.removeData('node');
+          else {
+            element.data('node', want.data.node);
+            rings.add(want.data.node);
+          }
+          changed = true;
+        }
         if (element.isEdge()) element.toggleClass('directed', want.classes === 'directed');
         if (element.isNode() && ((element as NodeSingular).data('parent') ?? undefined) !== (want.data.parent ?? undefined)) {
           (element as NodeSingular).move({ parent: want.data.parent ?? null });

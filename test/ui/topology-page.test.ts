@@ -268,6 +268,8 @@ describe('/ui, the topology picture, in a real browser', function () {
       const base = large.url;
       const port = await fetch(`${base}/ports`, { method: 'POST', headers: json, body: JSON.stringify({ id: 'd0-w0-n7-p9', name: 'p9' }) });
       assert.equal(port.status, 201);
+      // Drawn alone first: the node lists it only afterwards (not in the same burst of events).
+      await until(view, () => topocat.cy.getElementById('ports/d0-w0-n7-p9').nonempty());
       const node = await fetch(`${base}/nodes/d0-w0-n7`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ ports: [0, 1, 2, 3, 9].map((p) => ({ href: `${base}/ports/d0-w0-n7-p${p}`, rel: 'full' })) }) });
       assert.equal(node.status, 200);
       await until(view, () => topocat.cy.getElementById('ports/d0-w0-n7-p9').nonempty() && topocat.cy.getElementById('ports/d0-w0-n7-p9').data('node') === 'nodes/d0-w0-n7');
