@@ -10,6 +10,7 @@ import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { Drain } from './http/drain.js';
 import { StartGate } from './http/start-gate.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
@@ -184,6 +185,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   });
   // Answers 503 from the moment the port is open until the handlers below are attached.
   const gate = new StartGate(server);
+  const drain = new Drain(server);
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
@@ -221,7 +223,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       server.closeAllConnections();
     }, config.timeouts.shutdownMs);
     force.unref();
-    server.close(async () => {
+    drain.stop(async () => {
       clearTimeout(force);
       await stopStatistics();
       await stopPruning();
@@ -231,7 +233,6 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       logger.info('stopped');
       logger.flush(() => process.exit(0));
     });
-    server.closeIdleConnections();
     // Subscribers would hold their connections open until the timeout: they reconnect elsewhere.
     void subscriptions.close();
   };
