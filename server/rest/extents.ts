@@ -19,9 +19,11 @@ const MAX_EXTENTS = 10_000;
 export class ExtentsOfFiles {
   private readonly extents: KindDescriptor;
 
+  /** @param at the instant (µs) whose extents are read (docs/time.md); absent: the newest. */
   constructor(
     private readonly store: ResourceStore,
     private readonly representations: Representations,
+    private readonly at?: number,
   ) {
     this.extents = representations.kindByCollection(EXTENTS)!;
   }
@@ -38,6 +40,7 @@ export class ExtentsOfFiles {
       conditions: [{ anyOf: [{ target: targetOf(['parent', 'href'], this.extents.fields), comparison: '=', type: 'string', values: [document.selfRef] }] }],
       sort: [{ field: ['offset'], descending: false }],
       limit: MAX_EXTENTS,
+      ...(this.at !== undefined ? { at: this.at } : {}),
     };
     const extents: unknown[] = [];
     for await (const extent of this.store.list(EXTENTS, selection)) extents.push(JSON.parse(this.representations.render(this.extents, extent)));

@@ -44,7 +44,7 @@ export class Responder {
       type,
       ...(query ? { query } : {}),
       ...(query?.expand ? { expander: new Expander(this.store, this.representations, query.at) } : {}),
-      ...(query?.inline && ExtentsOfFiles.applies(kind) ? { extents: new ExtentsOfFiles(this.store, this.representations) } : {}),
+      ...(query?.inline && ExtentsOfFiles.applies(kind) ? { extents: new ExtentsOfFiles(this.store, this.representations, query.at) } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { get, post } from '../helpers/http.js';
+import { del, get, patch, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { wire } from '../helpers/wire.js';
 
@@ -62,5 +62,20 @@ describe('inline on /exnodes: each file with its extents (rest-contract §5)', f
     const after = await get(`${server.url}/exnodes/${file.id}?inline`, { 'if-none-match': before.headers.get('etag')! });
     assert.equal(after.status, 200);
     assert.equal(after.body.extents.length, 4);
+  });
+
+  it('with at=T, the extents the file had at T (rest-contract §12)', async () => {
+    const f = (await post(`${server.url}/exnodes`, { name: 'then.bin', mode: 'file', size: 20, created: 1, modified: 1, parent: null })).body;
+    const [first, second] = (await post(`${server.url}/extents`, [extent(f.selfRef, 0), extent(f.selfRef, 10)])).body as { id: string; ts: number }[];
+    const moved = (await patch(`${server.url}/extents/${first!.id}`, { location: 'ibp://elsewhere:6714/0' })).body as { ts: number };
+    assert.equal((await del(`${server.url}/extents/${second!.id}`)).status, 204);
+    await post(`${server.url}/extents`, extent(f.selfRef, 20));
+    const at = async (instant: number | undefined) =>
+      ((await get(`${server.url}/exnodes/${f.id}?inline${instant === undefined ? '' : `&at=${instant}`}`)).body.extents as { offset: number; location: string }[]).map((e) => `${e.offset} ${e.location}`);
+    assert.deepEqual(await at(second!.ts), ['0 ibp://depot:6714/0', '10 ibp://depot:6714/10']);
+    assert.deepEqual(await at(moved.ts), ['0 ibp://elsewhere:6714/0', '10 ibp://depot:6714/10']);
+    assert.deepEqual(await at(undefined), ['0 ibp://elsewhere:6714/0', '20 ibp://depot:6714/20']);
+    const listed = (await get(`${server.url}/exnodes?inline&at=${second!.ts}&name=then.bin`)).body as { extents: unknown[] }[];
+    assert.equal(listed[0]!.extents.length, 2);
   });
 });
