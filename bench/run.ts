@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,postgres,subscriptions,measurements,ui,generate]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,postgres,subscriptions,measurements,ui,time,generate]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -28,11 +28,12 @@ import { postgresRows } from './rows/postgres.js';
 import { postgresUnavailable } from './harness/postgres.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
+import { timeRows } from './rows/time.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'postgres', 'subscriptions', 'measurements', 'ui', 'generate'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -85,6 +86,7 @@ async function main(): Promise<number> {
   if (only.has('subscriptions')) rows.push(...(await subscriptionRows(ctx)));
   if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));
+  if (only.has('time')) rows.push(...(await timeRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
 
   const m = machine();

@@ -19,7 +19,8 @@ import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
-import { mountSoapEndpoint } from './soap/endpoint.js';
+import { directSoap } from './soap/direct.js';
+import { mountSoapEndpoint, soapExchange, type SoapEndpointOptions } from './soap/endpoint.js';
 import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
@@ -72,11 +73,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   mountSoapEndpoint(soap, {
     path: config.catalog.path,
     description: loadServiceDescription(`${representations.addresses.baseUrl}${config.catalog.path}`),
-    dispatcher: createDispatcher(catalog, catalogRejection(logger)),
-    limits: config.limits,
-    logger,
-    open: authenticator.open,
-    adminDns: config.catalog.adminDns,
+    ...soapCalls({ config, logger, authenticator, catalog }),
   });
 
   app.use(router.routes());
@@ -86,17 +83,25 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   return app;
 }
 
+/** How the SOAP endpoint answers a call, in Koa and before it. */
+function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependencies, 'config' | 'logger' | 'authenticator' | 'catalog'>): Omit<SoapEndpointOptions, 'path' | 'description'> {
+  return { dispatcher: createDispatcher(catalog, catalogRejection(logger)), limits: config.limits, logger, open: authenticator.open, adminDns: config.catalog.adminDns };
+}
+
 /**
- * What the HTTP server calls: the hot read (http/hot-read.ts) for a plain GET of one resource
- * in memory, Koa for everything else. With CORS configured every request goes to Koa, whose
- * policy adds its headers.
+ * What the HTTP server calls: SOAP calls (soap/direct.ts) and the hot read (http/hot-read.ts)
+ * for a plain GET of one resource in memory, Koa for everything else. With CORS configured
+ * every request goes to Koa, whose policy adds its headers.
  */
 export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const koa = createApp(dependencies).callback();
   if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
-  const { store, representations, authenticator, logger } = dependencies;
-  const hot = hotRead({ kinds, store, representations, authenticator, access: accessLine(logger) });
+  const { store, representations, authenticator, logger, config } = dependencies;
+  const access = accessLine(logger);
+  const hot = hotRead({ kinds, store, representations, authenticator, access });
+  const soap = directSoap({ path: config.catalog.path, exchange: soapExchange(soapCalls(dependencies)), authenticator, access });
   return (req, res) => {
+    if (soap(req, res)) return;
     const answered = hot(req, res);
     if (answered === false) void koa(req, res);
     else if (answered !== true) {

@@ -10,6 +10,7 @@ import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { StartGate } from './http/start-gate.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -23,6 +24,7 @@ import { keepStatistics } from './storage/statistics.js';
 import { CurrentCache } from './storage/current-cache.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
+import { StartLock } from './storage/start-lock.js';
 import { OwnAddresses } from './rest/addresses.js';
 import { Representations } from './rest/representation.js';
 import { dataPublication } from './measurements/kind.js';
@@ -101,9 +103,10 @@ async function loadCatalogDefinitions(config: Config): Promise<Definitions> {
 export async function prepare(config: Config, logger: Logger): Promise<StartFacts> {
   const authenticator = chooseAuthenticator(config);
   const definitions = await loadCatalogDefinitions(config);
-  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
+  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger, startLock });
   try {
-    await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   } finally {
     await database.close();
   }
@@ -147,13 +150,15 @@ function readCache(database: Database, config: Config, role: Role): CurrentCache
 
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
   const database: Database = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
     logger,
     migrations: role === 'worker' ? 'verify' : 'run',
+    startLock,
   });
-  if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  if (role === 'single') await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database, readCache(database, config, role));
@@ -177,18 +182,22 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     // client would otherwise hold its connection well past the configured bound.
     connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
   });
+  // Answers 503 from the moment the port is open until the handlers below are attached.
+  const gate = new StartGate(server);
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
-  await addresses.start();
+  await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
   const representations = new Representations(kinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  subscriptions.attach(server);
   const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
   let stopping = false;
+  // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
+  gate.open();
+  subscriptions.attach(server);
   server.on('request', (req, res) => {
     if (stopping) res.setHeader('Connection', 'close');
     handle(req, res);

@@ -56,6 +56,10 @@ export interface ParsedQuery {
    * value is an integer no version can have (beyond 2^53), so nothing matches.
    */
   readonly version?: number | null;
+  /** `at=T` (µs, the unit of `ts`): the answer as it was at instant T (docs/time.md). */
+  readonly at?: number;
+  /** `since=T1` and/or `until=T2`: what changed in (T1, T2] instead of the resources (docs/time.md). */
+  readonly changes?: { readonly since: number; readonly until?: number };
 }
 
 /** Where a query is asked: of a collection, or of one resource (where `ts` selects a version). */

@@ -22,9 +22,11 @@ function isReference(value: unknown): value is { href: string } {
 export class Expander {
   private readonly read = new Map<string, Promise<unknown>>();
 
+  /** @param at the instant (µs) whose representations are inlined (docs/time.md); absent: the newest. */
   constructor(
     private readonly store: ResourceStore,
     private readonly representations: Representations,
+    private readonly at?: number,
   ) {}
 
   /** A copy of `document` with its references expanded. */
@@ -46,7 +48,8 @@ export class Expander {
     if (found === undefined) {
       const named = this.representations.resourceAt(href);
       if (!named || this.read.size >= MAX_INLINED) return Promise.resolve(undefined);
-      found = this.store.current(named.kind.collection, named.id).then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
+      const stored = this.at === undefined ? this.store.current(named.kind.collection, named.id) : this.store.at(named.kind.collection, named.id, this.at);
+      found = stored.then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
       this.read.set(href, found);
     }
     return found;

@@ -4,7 +4,7 @@ import type { RouterContext } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
-import type { Representation, ResourceStore, Selection } from '../storage/resource-store.js';
+import type { ChangeEntry, Representation, ResourceStore, Selection } from '../storage/resource-store.js';
 import { etagFor, isNotModified, lastModified } from './conditional.js';
 import { Expander } from './expand.js';
 import { ExtentsOfFiles } from './extents.js';
@@ -43,7 +43,7 @@ export class Responder {
       kind,
       type,
       ...(query ? { query } : {}),
-      ...(query?.expand ? { expander: new Expander(this.store, this.representations) } : {}),
+      ...(query?.expand ? { expander: new Expander(this.store, this.representations, query.at) } : {}),
       ...(query?.inline && ExtentsOfFiles.applies(kind) ? { extents: new ExtentsOfFiles(this.store, this.representations) } : {}),
     };
   }
@@ -99,6 +99,26 @@ export class Responder {
     if (query?.fields || expander || extents) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
     const runs = this.store.listTexts(kind.collection, selection, { head: this.representations.head(kind) });
     await streamArray(ctx, runs, (run) => run, () => this.head(ctx, presentation, 200));
+  }
+
+  /**
+   * What changed in `(since, until]` (docs/time.md), streamed: one `{id, change, before, after}`
+   * per resource, each representation as this request asks (`fields`, `expand` as of its instant).
+   */
+  async changes(ctx: RouterContext, kind: KindDescriptor, type: string, query: ParsedQuery, since: number, until: number, selection: Selection): Promise<void> {
+    const before = this.presentation(kind, type, { ...query, at: since });
+    const after = this.presentation(kind, type, { ...query, at: until });
+    const side = async (presentation: Presentation, r: Representation | undefined): Promise<string> => (r ? this.text(presentation, r) : 'null');
+    await streamArray(
+      ctx,
+      this.store.changes(kind.collection, since, until, selection),
+      async (entry: ChangeEntry) => `{"id":${JSON.stringify(entry.id)},"change":"${entry.change}","before":${await side(before, entry.before)},"after":${await side(after, entry.after)}}`,
+      () => {
+        // Entries are not representations of the kind: no profile.
+        ctx.set('Content-Type', contentTypeHeader(type, undefined));
+        ctx.status = 200;
+      },
+    );
   }
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */

@@ -147,7 +147,7 @@ describe('REST behaviour UNIS clients rely on', function () {
       assert.deepEqual(((await get(`${server.url}/ports/q2?name=beta&unique=true`)).body as { capacity: number }[]).map((v) => v.capacity), [25]);
     });
 
-    it('?ts= of one resource selects a version; never a condition', async () => {
+    it('?ts=T of one resource selects a version; a comparison on ts searches its versions', async () => {
       const current = (await get(`${server.url}/ports/q2`)).body;
       const version = await get(`${server.url}/ports/q2?ts=${current.ts}`);
       assert.equal(version.status, 200);
@@ -155,7 +155,10 @@ describe('REST behaviour UNIS clients rely on', function () {
       assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=beta`)).body.ts, current.ts);
       assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=gamma`, { accept: 'application/json' })).status, 404);
       for (const ts of ['99999999999999999999999', '1']) assert.equal((await get(`${server.url}/ports/q2?ts=${ts}`, { accept: 'application/json' })).status, 404, ts);
-      const malformed = await get(`${server.url}/ports/q2?ts=gt=0`);
+      const versions = await get(`${server.url}/ports/q2?ts=gt=0`);
+      assert.equal(versions.status, 200);
+      assert.ok(Array.isArray(versions.body) && versions.body[0].ts === current.ts, 'every version, newest first');
+      const malformed = await get(`${server.url}/ports/q2?ts=gt=soon`);
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.error.details[0].path, 'ts');
     });

@@ -17,6 +17,19 @@ const EVENTS: Json = {
 const withEvents = (described: Json): Json => ({ content: { ...(described.content as Json), ...EVENTS } });
 const oneOrMany = (schema: Json): Json => ({ oneOf: [schema, { type: 'array', items: schema }] });
 
+/** One entry of `since`/`until`: a resource that changed between two instants, and its representations at both. */
+const changeBetween = (shown: Json): Json => ({
+  type: 'object',
+  required: ['id', 'change', 'before', 'after'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    change: { type: 'string', enum: ['created', 'updated', 'deleted'] },
+    before: { anyOf: [shown, { type: 'null' }], description: 'The representation at `since`; null when it had none (created).' },
+    after: { anyOf: [shown, { type: 'null' }], description: 'The representation at `until`; null when it had none (deleted).' },
+  },
+});
+
 /** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
 const ALWAYS = [401, 500, 503];
 
@@ -51,9 +64,10 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.list,
         responses: {
           200: {
-            description: 'The current representations that match, streamed, in `ts` order unless sorted; with `Accept: text/event-stream`, the changes that match, as they happen',
+            description:
+              'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen',
             headers: { 'X-Request-Id': header('XRequestId') },
-            ...withEvents(content({ type: 'array', items: shown })),
+            ...withEvents(content({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } })),
           },
           ...fail(400, 406),
         },
@@ -62,7 +76,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
       return {
         ...base,
         description:
-          "Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. An unknown id is a 404 when `Accept` names `application/json` or `application/topology+json` (typed clients: send one of them); otherwise (no `Accept`, `*/*`, `application/perfsonar+json`: UNIS's clients) it is UNIS's `200 []`.",
+          "Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. With `at`: all of this as it was at that instant. An unknown id is a 404 when `Accept` names `application/json` or `application/topology+json` (typed clients: send one of them); otherwise (no `Accept`, `*/*`, `application/perfsonar+json`: UNIS's clients) it is UNIS's `200 []`.",
         parameters: PARAMETERS.read,
         responses: {
           200: {

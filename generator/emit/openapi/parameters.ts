@@ -4,8 +4,8 @@ const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}`
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'LastEventId', 'AccessToken'].map(param),
-  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'LastEventId', 'AccessToken'].map(param),
+  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),
   id: param('Id'),
@@ -19,8 +19,8 @@ export const PARAMETER_COMPONENTS: Json = {
   Ts: {
     name: 'ts',
     in: 'query',
-    description: 'Select the version with this timestamp (µs since the epoch), optionally typed (`integer:T`). To search the versions, use conditions on other fields (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^(integer:|number:)?[0-9]+$' }] },
+    description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((integer:|number:)?[0-9]+|(lt|lte|gt|gte)=.+|[^,]*(,[^,]*)+)$' }] },
   },
   Conditions: {
     name: 'conditions',
@@ -51,6 +51,19 @@ export const PARAMETER_COMPONENTS: Json = {
     schema: { type: 'string' },
   },
   Expand: { name: 'expand', in: 'query', description: "Any value, also empty: replace references to this service's resources by those resources' newest representations, one level deep.", schema: { type: 'string' } },
+  At: {
+    name: 'at',
+    in: 'query',
+    description: 'Answer as at this instant (µs since the epoch, the unit of `ts`): each resource\'s newest version with `ts` ≤ it, unless it was deleted at or before it; conditions, `fields`, `sort`, paging, `unique` and `expand` apply to that state. A resource absent then is a 404. Not with `since`/`until`.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Since: {
+    name: 'since',
+    in: 'query',
+    description: 'With or without `until`: instead of the resources, what changed in (`since`, `until`]: one `{id, change, before, after}` per resource (`created`, `updated` or `deleted`; its representations at both instants), filtered by the conditions against `after` (`before` for a deletion). µs since the epoch; default 0.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', minimum: 0 } },
   LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
   AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
   IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },
