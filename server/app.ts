@@ -61,7 +61,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open });
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
