@@ -26,6 +26,13 @@ import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
 import { serviceStream } from './subscriptions/service-stream.js';
 
+/** What a response's stream fails with when the client closed its connection first. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
+
+function clientWentAway(error: unknown): boolean {
+  return CLIENT_GONE.has(String((error as { code?: unknown } | null)?.code));
+}
+
 export interface AppDependencies {
   readonly config: Config;
   readonly logger: Logger;
@@ -49,7 +56,11 @@ export interface AppDependencies {
 export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
-  app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
+  // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    if (clientWentAway(error)) logger.debug({ requestId: ctx?.state.requestId, code: (error as { code?: unknown }).code }, 'client went away');
+    else logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed');
+  });
 
   app.use(requestContext(logger));
   const cors = corsPolicy(config.corsOrigins);

@@ -75,11 +75,28 @@ class InCodeMigrations implements Knex.MigrationSource<string> {
 
 const MIGRATIONS_TABLE = 'topocat_migrations';
 
+/** The database was migrated by a newer topocat: this one does not know some of its steps. */
+export class SchemaMismatchError extends Error {
+  constructor(unknown: readonly string[], known: readonly string[]) {
+    super(`was migrated by a newer topocat: it has the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which this version does not know (its last is ${known.at(-1)}); run the newer version, or restore a backup made before the upgrade`);
+    this.name = 'SchemaMismatchError';
+  }
+}
+
+/** Refuse a database that a newer version migrated, before knex's own check says "the migration directory is corrupt". */
+async function refuseNewer(knex: Knex, known: readonly string[]): Promise<void> {
+  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return;
+  const done = (await knex(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
+  const unknown = done.filter((name) => !known.includes(name)).sort();
+  if (unknown.length > 0) throw new SchemaMismatchError(unknown, known);
+}
+
 export async function migrate(database: Database): Promise<void> {
   // knex's own migration lock fails at once instead of waiting; processes starting together
   // queue here instead, and each finds the work done by the one before.
   await database.dialect.locking.exclusive('migrations', async () => {
     await database.dialect.maintenance.prepare(database.writer);
+    await refuseNewer(database.writer, Object.keys(steps(database.dialect)).sort());
     await database.writer.migrate.latest({
       migrationSource: new InCodeMigrations(database.dialect),
       tableName: MIGRATIONS_TABLE,
@@ -101,6 +118,8 @@ export async function verifyMigrated(database: Database): Promise<void> {
   } catch (error) {
     throw new Error('the database has no migrations table; the process that starts the workers migrates it first', { cause: error });
   }
+  const unknown = done.filter((name) => !expected.includes(name)).sort();
+  if (unknown.length > 0) throw new SchemaMismatchError(unknown, expected);
   const missing = expected.filter((name) => !done.includes(name));
   if (missing.length > 0) throw new Error(`the database lacks the migrations ${missing.join(', ')}; the process that starts the workers migrates it first`);
 }
