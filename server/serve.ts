@@ -27,6 +27,8 @@ import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
+import { workerScrape } from './metrics/cluster.js';
+import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
 import { describeDatabase } from './storage/database-identity.js';
 import { version } from './version.js';
@@ -157,6 +159,12 @@ function readCache(database: Database, config: Config, role: Role): CurrentCache
   return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
 }
 
+/** This process's metrics; a worker's scrape answers for the whole cluster (metrics/cluster.ts). */
+function processMetrics(database: Database, subscriptions: Subscriptions, role: Role): { own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } {
+  const own = new Metrics({ storage: () => database.gauges(), subscriptions: () => subscriptions.gauges() });
+  return { own, scrape: role === 'worker' ? workerScrape(own.registry) : () => own.scrape() };
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
   const database: Database = await openDatabase({
@@ -199,7 +207,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   subscriptions.attach(server);
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
+  const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
   let stopping = false;
   server.on('request', (req, res) => {
     if (stopping) res.setHeader('Connection', 'close');

@@ -23,7 +23,7 @@ describe('openapi.json', function () {
     const patch = openapi.components.schemas.NodePatch;
     assert.ok(Object.keys(patch.properties).includes('name'));
     assert.deepEqual(patch.properties.name.type, ['string', 'null']);
-    const collectionPath = /^\/(?!docs|ui|about|health|schema)[a-z]+(\/\{id\})?$/;
+    const collectionPath = /^\/(?!docs|ui|about|health|schema|metrics)[a-z]+(\/\{id\})?$/;
     for (const [template, item] of Object.entries(openapi.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)) {
       if (!collectionPath.test(template)) continue;
       if (item.get) assert.ok(item.head, `HEAD ${template}`);

@@ -64,6 +64,17 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
         responses: { 200: { description: 'Healthy', headers: requestId, ...json({ type: 'object', required: ['status', 'version'], properties: { status: { const: 'ok' }, version } }) }, ...errors(model, [500, 503], used) },
       },
     },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Metrics in the Prometheus text format (docs/operating.md); with tokens, for credentials with the metrics scope. Absent with METRICS=false',
+        tags,
+        responses: {
+          200: { description: 'The metrics of the service (of every worker, with --workers N)', headers: requestId, content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...errors(model, [401, 404, 500, 503], used),
+        },
+      },
+    },
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'This description', tags, ...open, responses: { 200: { description: 'The OpenAPI 3.1 description', headers: requestId, ...json({ type: 'object' }) } } },
     },
