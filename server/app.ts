@@ -15,6 +15,8 @@ import { hotRead } from './http/hot-read.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
 import { mountMeasurements } from './measurements/routes.js';
+import type { Metrics } from './metrics/metrics.js';
+import { mountMetrics } from './metrics/route.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
@@ -26,6 +28,13 @@ import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
 import { serviceStream } from './subscriptions/service-stream.js';
+
+/** What a response's stream fails with when the client closed its connection first. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
+
+function clientWentAway(error: unknown): boolean {
+  return CLIENT_GONE.has(String((error as { code?: unknown } | null)?.code));
+}
 
 export interface AppDependencies {
   readonly config: Config;
@@ -41,18 +50,24 @@ export interface AppDependencies {
   readonly events: EventStreamOptions;
   /** The SOAP catalog's operations, served at `config.catalog.path`. */
   readonly catalog: CatalogService<CatalogCall>;
+  /** This process's metrics, and the scrape /metrics answers (a cluster's: every worker's); none with METRICS=false. */
+  readonly metrics?: { readonly own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } | undefined;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, metrics }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
-  app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
+  // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    if (clientWentAway(error)) logger.debug({ requestId: ctx?.state.requestId, code: (error as { code?: unknown }).code }, 'client went away');
+    else logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed');
+  });
 
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, metrics?.own));
   const cors = corsPolicy(config.corsOrigins);
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
@@ -62,6 +77,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
   mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open });
+  if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
@@ -97,7 +113,7 @@ export function requestHandler(dependencies: AppDependencies): (req: IncomingMes
   const koa = createApp(dependencies).callback();
   if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
   const { store, representations, authenticator, logger, config } = dependencies;
-  const access = accessLine(logger);
+  const access = accessLine(logger, dependencies.metrics?.own);
   const hot = hotRead({ kinds, store, representations, authenticator, access });
   const soap = directSoap({ path: config.catalog.path, exchange: soapExchange(soapCalls(dependencies)), authenticator, access });
   return (req, res) => {

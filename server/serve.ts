@@ -3,7 +3,6 @@
  * runs alone (`npm start`) or as one of the workers of server/cluster.ts; the caller decides
  * which signals stop it.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
@@ -16,7 +15,6 @@ import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { reportLoopDelay } from './loop-delay.js';
-import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
@@ -32,6 +30,11 @@ import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
+import { workerScrape } from './metrics/cluster.js';
+import { Metrics } from './metrics/metrics.js';
+import { lookAlikes } from './settings.js';
+import { describeDatabase } from './storage/database-identity.js';
+import { version } from './version.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
 export type Role = 'single' | 'worker';
@@ -44,7 +47,6 @@ export interface RunningServer {
 
 /** What a started service reports about itself in its `listening` line. */
 export interface StartFacts {
-  readonly database: string;
   readonly catalogProperties: number;
 }
 
@@ -66,7 +68,16 @@ export function baseUrlOf(config: Config, port: number): string {
 /** The fields of the `listening` line, the same whether one process or a cluster primary logs it. */
 export function listeningFields(config: Config, port: number, facts: StartFacts): Record<string, unknown> {
   const baseUrl = baseUrlOf(config, port);
-  return { url: baseUrl, port, database: facts.database, kinds: kinds.length, catalog: `${baseUrl}${config.catalog.path}`, catalogProperties: facts.catalogProperties };
+  return {
+    version,
+    url: baseUrl,
+    port,
+    database: describeDatabase(config.databaseUrl),
+    mode: config.workers > 1 ? `${config.workers} workers` : 'single process',
+    kinds: kinds.length,
+    catalog: `${baseUrl}${config.catalog.path}`,
+    catalogProperties: facts.catalogProperties,
+  };
 }
 
 /**
@@ -86,6 +97,9 @@ function chooseAuthenticator(config: Config): Authenticator {
 function warnAboutSettings(config: Config, logger: Logger, authenticator: Authenticator, definitions: Definitions): void {
   if (authenticator.open) {
     logger.warn({ host: config.host }, 'OPEN MODE: no tokens configured, every request may read, write and delete; configure TOPOCAT_TOKENS_FILE to require credentials');
+  }
+  for (const { variable, meant } of lookAlikes(process.env)) {
+    logger.warn({ variable, meant }, `${variable} is not a setting of topocat (ignored); did you mean ${meant}?`);
   }
   if (config.catalog.enforceDefinitions && definitions.propertyCount === 0) logger.warn('CATALOG_ENFORCE_DEFINITIONS is on without definitions: every property will be refused');
 }
@@ -112,7 +126,7 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
     await database.close();
   }
   warnAboutSettings(config, logger, authenticator, definitions);
-  return { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+  return { catalogProperties: definitions.propertyCount };
 }
 
 /**
@@ -149,6 +163,12 @@ function readCache(database: Database, config: Config, role: Role): CurrentCache
   return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
 }
 
+/** This process's metrics; a worker's scrape answers for the whole cluster (metrics/cluster.ts). */
+function processMetrics(database: Database, subscriptions: Subscriptions, role: Role): { own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } {
+  const own = new Metrics({ storage: () => database.gauges(), subscriptions: () => subscriptions.gauges() });
+  return { own, scrape: role === 'worker' ? workerScrape(own.registry) : () => own.scrape() };
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
   const startLock = new StartLock(config.timeouts.startLockMs, logger);
@@ -171,7 +191,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     definitions,
     policy: config.catalog,
     now: Date.now,
-    version: (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')) as { version: string }).version,
+    version,
     startTime: Date.now(),
   });
 
@@ -195,7 +215,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const representations = new Representations(kinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
+  const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
   gate.open();
@@ -205,7 +226,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     handle(req, res);
   });
 
-  const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+  const facts: StartFacts = { catalogProperties: definitions.propertyCount };
   if (role === 'single') {
     warnAboutSettings(config, logger, authenticator, definitions);
     logger.info(listeningFields(config, address.port, facts), 'listening');

@@ -6,6 +6,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
 import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
+import { version } from '../version.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
@@ -47,7 +48,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
 
   // UNIS HEAD's answer, which UNISrt needs before anything else.
   router.get('/about', async (ctx) => {
-    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0 };
+    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0, version };
   });
 
   mountDocs(router);
@@ -55,7 +56,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
 
   router.get('/health', async (ctx) => {
     await store.ping();
-    ctx.body = { status: 'ok' };
+    ctx.body = { status: 'ok', version };
   });
 
   const openapi = JSON.parse(readFileSync(path.join(projectRoot, 'generated/openapi.json'), 'utf8')) as Record<string, unknown>;

@@ -51,7 +51,7 @@ describe('openapi.json', function () {
   });
 
   it('describes HEAD beside every GET, 503 on every collection operation', () => {
-    const collectionPath = /^\/(?!docs|ui|about|health|schema)[a-z]+(\/\{id\})?$/;
+    const collectionPath = /^\/(?!docs|ui|about|health|schema|metrics)[a-z]+(\/\{id\})?$/;
     for (const [template, item] of Object.entries(openapi.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>)) {
       if (!collectionPath.test(template)) continue;
       if (item.get) assert.ok(item.head, `HEAD ${template}`);
