@@ -8,6 +8,7 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { mountRegisterRoutes } from './federation/register-routes.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -81,7 +82,9 @@ export function createApp({ config, logger, store, measurements, facts, authenti
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
-  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits, events }));
+  const handlers = createRestHandlers({ store, representations, limits: config.limits, events });
+  mountRoutes(router, handlers);
+  mountRegisterRoutes(router, handlers);
   mountMeasurements(router, { measurements, store, representations, limits: config.limits, events });
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.

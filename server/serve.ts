@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
+import { registerKind } from './federation/register-kind.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { Drain } from './http/drain.js';
@@ -212,7 +213,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
   await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
-  const representations = new Representations(kinds, addresses);
+  const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
