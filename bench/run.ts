@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,postgres,subscriptions,measurements,ui,time,generate]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -22,8 +22,10 @@ import { describeMachine, machine, table, type Row } from './harness/report.js';
 import { startTopocat } from './harness/topocat.js';
 import { catalogRows } from './rows/catalog.js';
 import { generateRows } from './rows/generate.js';
+import { lifecycleRows } from './rows/lifecycle.js';
 import { loopRow } from './rows/loop.js';
 import { measurementRows } from './rows/measurements.js';
+import { operatorRows } from './rows/operator.js';
 import { postgresRows } from './rows/postgres.js';
 import { postgresUnavailable } from './harness/postgres.js';
 import { restRows } from './rows/rest.js';
@@ -33,7 +35,7 @@ import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -47,6 +49,7 @@ const { values } = parseArgs({
 const only = new Set((values.only?.split(',') ?? GROUPS) as Group[]);
 for (const group of only) if (!GROUPS.includes(group)) throw new Error(`--only: unknown group "${group}"; groups are ${GROUPS.join(', ')}`);
 if (only.has('workers') && !only.has('rest')) throw new Error('--only: workers reads the nodes the rest group loads');
+if (only.has('operator') && !only.has('rest')) throw new Error('--only: operator reads the nodes the rest group loads');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'topocat-bench-'));
 const token = `tc_${randomBytes(32).toString('base64url')}`;
@@ -75,6 +78,7 @@ async function main(): Promise<number> {
     }
   }
   if (only.has('workers')) rows.push(...(await workersRows(ctx, DN)));
+  if (only.has('operator')) rows.push(...(await operatorRows(ctx, DN)));
   if (only.has('postgres')) {
     const why = postgresUnavailable();
     if (why === undefined) rows.push(...(await postgresRows(ctx)));
@@ -88,6 +92,7 @@ async function main(): Promise<number> {
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));
   if (only.has('time')) rows.push(...(await timeRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
+  if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
 
   const m = machine();
   const minutes = (performance.now() - started) / 60_000;

@@ -8,6 +8,7 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { mountRegisterRoutes } from './federation/register-routes.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -15,6 +16,8 @@ import { hotRead } from './http/hot-read.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
 import { mountMeasurements } from './measurements/routes.js';
+import type { Metrics } from './metrics/metrics.js';
+import { mountMetrics } from './metrics/route.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
@@ -26,6 +29,13 @@ import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
 import { serviceStream } from './subscriptions/service-stream.js';
+
+/** What a response's stream fails with when the client closed its connection first. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
+
+function clientWentAway(error: unknown): boolean {
+  return CLIENT_GONE.has(String((error as { code?: unknown } | null)?.code));
+}
 
 export interface AppDependencies {
   readonly config: Config;
@@ -41,18 +51,24 @@ export interface AppDependencies {
   readonly events: EventStreamOptions;
   /** The SOAP catalog's operations, served at `config.catalog.path`. */
   readonly catalog: CatalogService<CatalogCall>;
+  /** This process's metrics, and the scrape /metrics answers (a cluster's: every worker's); none with METRICS=false. */
+  readonly metrics?: { readonly own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } | undefined;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, metrics }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
-  app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
+  // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    if (clientWentAway(error)) logger.debug({ requestId: ctx?.state.requestId, code: (error as { code?: unknown }).code }, 'client went away');
+    else logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed');
+  });
 
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, metrics?.own));
   const cors = corsPolicy(config.corsOrigins);
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
@@ -61,11 +77,14 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open });
+  if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
-  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits, events }));
+  const handlers = createRestHandlers({ store, representations, limits: config.limits, events });
+  mountRoutes(router, handlers);
+  mountRegisterRoutes(router, handlers);
   mountMeasurements(router, { measurements, store, representations, limits: config.limits, events });
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
@@ -97,7 +116,7 @@ export function requestHandler(dependencies: AppDependencies): (req: IncomingMes
   const koa = createApp(dependencies).callback();
   if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
   const { store, representations, authenticator, logger, config } = dependencies;
-  const access = accessLine(logger);
+  const access = accessLine(logger, dependencies.metrics?.own);
   const hot = hotRead({ kinds, store, representations, authenticator, access });
   const soap = directSoap({ path: config.catalog.path, exchange: soapExchange(soapCalls(dependencies)), authenticator, access });
   return (req, res) => {

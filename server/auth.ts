@@ -3,7 +3,7 @@ import { HttpError } from './http/errors.js';
 import { findToken, storedDigest, TOKEN_SCOPES, type TokenEntry, type TokenScope } from './tokens.js';
 
 /** The scopes a REST operation needs (docs/rest-interface.md). */
-export type Scope = Exclude<TokenScope, 'admin'>;
+export type Scope = Exclude<TokenScope, 'admin' | 'metrics'>;
 
 /** Who is calling, as far as the credentials say. */
 export interface Principal {

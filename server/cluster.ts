@@ -6,6 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import { answerMetrics, clusterAggregator } from './metrics/cluster.js';
 import { listeningFields, type StartFacts } from './serve.js';
 
 /** Workers dying this often mean they cannot run at all: give up instead of forking forever. */
@@ -25,9 +26,11 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
   const workers = new Map<number, Worker>();
   const alive = (): Worker[] => [...workers.values()];
 
+  const aggregator = config.metrics ? clusterAggregator() : undefined;
   const fork = (): void => {
     const worker = cluster.fork();
     workers.set(worker.id, worker);
+    if (aggregator) answerMetrics(worker, aggregator);
     // A worker committed: the others read the event log (their subscribers hear every write).
     worker.on('message', (message: unknown) => {
       if ((message as { topocat?: unknown } | null)?.topocat !== 'committed') return;

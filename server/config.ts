@@ -87,6 +87,8 @@ export interface Config {
   readonly workers: number;
   /** Origins whose browser pages may call the service (CORS); none by default, `*` for any. */
   readonly corsOrigins: readonly string[];
+  /** Serve GET /metrics and count what it reports (METRICS, on by default). */
+  readonly metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     },
     workers: workers(env, args),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    metrics: env.METRICS === undefined || env.METRICS === '' ? true : flag(env, 'METRICS'),
   };
 }
 

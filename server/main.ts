@@ -12,9 +12,10 @@ import { createLogger } from './log.js';
 import { prepare, serve } from './serve.js';
 import { describeStartFailure } from './start-failure.js';
 import { TokenConfigError } from './tokens.js';
+import { version } from './version.js';
 import { runWorker } from './worker.js';
 
-const USAGE = `usage: npm start [-- --workers N]
+const USAGE = `usage: npm start [-- --workers N | --version | --help]
 
 Serves the REST topology service and the SOAP catalog (default http://127.0.0.1:8080, on the
 SQLite file data/topocat.sqlite). Settings come from the environment; the main ones:
@@ -27,12 +28,17 @@ SQLite file data/topocat.sqlite). Settings come from the environment; the main o
   LOG_LEVEL              fatal, error, warn, info, debug, trace or silent
 
   --workers N            N server processes sharing the port (also WORKERS)
+  --version              the version, e.g. topocat 0.1.0
   --help                 this text
 
 Every setting and its default: README.md, "Configuration".`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(USAGE);
+  process.exit(0);
+}
+if (process.argv.includes('--version')) {
+  console.log(`topocat ${version}`);
   process.exit(0);
 }
 

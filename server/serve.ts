@@ -3,19 +3,19 @@
  * runs alone (`npm start`) or as one of the workers of server/cluster.ts; the caller decides
  * which signals stop it.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
+import { registerKind } from './federation/register-kind.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { Drain } from './http/drain.js';
 import { StartGate } from './http/start-gate.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { reportLoopDelay } from './loop-delay.js';
-import { projectRoot } from './paths.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
@@ -31,6 +31,11 @@ import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
+import { workerScrape } from './metrics/cluster.js';
+import { Metrics } from './metrics/metrics.js';
+import { lookAlikes } from './settings.js';
+import { describeDatabase } from './storage/database-identity.js';
+import { version } from './version.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
 export type Role = 'single' | 'worker';
@@ -43,7 +48,6 @@ export interface RunningServer {
 
 /** What a started service reports about itself in its `listening` line. */
 export interface StartFacts {
-  readonly database: string;
   readonly catalogProperties: number;
 }
 
@@ -65,7 +69,16 @@ export function baseUrlOf(config: Config, port: number): string {
 /** The fields of the `listening` line, the same whether one process or a cluster primary logs it. */
 export function listeningFields(config: Config, port: number, facts: StartFacts): Record<string, unknown> {
   const baseUrl = baseUrlOf(config, port);
-  return { url: baseUrl, port, database: facts.database, kinds: kinds.length, catalog: `${baseUrl}${config.catalog.path}`, catalogProperties: facts.catalogProperties };
+  return {
+    version,
+    url: baseUrl,
+    port,
+    database: describeDatabase(config.databaseUrl),
+    mode: config.workers > 1 ? `${config.workers} workers` : 'single process',
+    kinds: kinds.length,
+    catalog: `${baseUrl}${config.catalog.path}`,
+    catalogProperties: facts.catalogProperties,
+  };
 }
 
 /**
@@ -85,6 +98,9 @@ function chooseAuthenticator(config: Config): Authenticator {
 function warnAboutSettings(config: Config, logger: Logger, authenticator: Authenticator, definitions: Definitions): void {
   if (authenticator.open) {
     logger.warn({ host: config.host }, 'OPEN MODE: no tokens configured, every request may read, write and delete; configure TOPOCAT_TOKENS_FILE to require credentials');
+  }
+  for (const { variable, meant } of lookAlikes(process.env)) {
+    logger.warn({ variable, meant }, `${variable} is not a setting of topocat (ignored); did you mean ${meant}?`);
   }
   if (config.catalog.enforceDefinitions && definitions.propertyCount === 0) logger.warn('CATALOG_ENFORCE_DEFINITIONS is on without definitions: every property will be refused');
 }
@@ -111,7 +127,7 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
     await database.close();
   }
   warnAboutSettings(config, logger, authenticator, definitions);
-  return { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+  return { catalogProperties: definitions.propertyCount };
 }
 
 /**
@@ -148,6 +164,12 @@ function readCache(database: Database, config: Config, role: Role): CurrentCache
   return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
 }
 
+/** This process's metrics; a worker's scrape answers for the whole cluster (metrics/cluster.ts). */
+function processMetrics(database: Database, subscriptions: Subscriptions, role: Role): { own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } {
+  const own = new Metrics({ storage: () => database.gauges(), subscriptions: () => subscriptions.gauges() });
+  return { own, scrape: role === 'worker' ? workerScrape(own.registry) : () => own.scrape() };
+}
+
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
   const startLock = new StartLock(config.timeouts.startLockMs, logger);
@@ -170,7 +192,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     definitions,
     policy: config.catalog,
     now: Date.now,
-    version: (JSON.parse(readFileSync(`${projectRoot}package.json`, 'utf8')) as { version: string }).version,
+    version,
     startTime: Date.now(),
   });
 
@@ -184,16 +206,18 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   });
   // Answers 503 from the moment the port is open until the handlers below are attached.
   const gate = new StartGate(server);
+  const drain = new Drain(server);
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
   await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
-  const representations = new Representations(kinds, addresses);
+  const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
+  const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
   gate.open();
@@ -203,7 +227,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     handle(req, res);
   });
 
-  const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };
+  const facts: StartFacts = { catalogProperties: definitions.propertyCount };
   if (role === 'single') {
     warnAboutSettings(config, logger, authenticator, definitions);
     logger.info(listeningFields(config, address.port, facts), 'listening');
@@ -221,7 +245,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       server.closeAllConnections();
     }, config.timeouts.shutdownMs);
     force.unref();
-    server.close(async () => {
+    drain.stop(async () => {
       clearTimeout(force);
       await stopStatistics();
       await stopPruning();
@@ -231,7 +255,6 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       logger.info('stopped');
       logger.flush(() => process.exit(0));
     });
-    server.closeIdleConnections();
     // Subscribers would hold their connections open until the timeout: they reconnect elsewhere.
     void subscriptions.close();
   };

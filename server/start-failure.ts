@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { describeDatabase } from './storage/database-identity.js';
 import { NewerDatabase } from './storage/migrations.js';
 import { StartLockTimeout } from './storage/start-lock.js';
 
@@ -6,12 +7,16 @@ import { StartLockTimeout } from './storage/start-lock.js';
 interface Cause {
   readonly code?: unknown;
   readonly syscall?: unknown;
+  readonly hostname?: unknown;
   readonly message?: unknown;
+  readonly cause?: unknown;
 }
 
-/** The database address without a password, for messages. */
-function shownDatabase(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+/** The error and the errors it wraps, outermost first (knex wraps the driver's). */
+function chain(error: unknown): Cause[] {
+  const all: Cause[] = [];
+  for (let at = error; at !== null && typeof at === 'object' && all.length < 5; at = (at as Cause).cause) all.push(at as Cause);
+  return all;
 }
 
 /**
@@ -19,17 +24,29 @@ function shownDatabase(url: string): string {
  * person running it meets: the port, the address, the database. Undefined for anything else.
  */
 export function describeStartFailure(error: unknown, config: Config): string | undefined {
-  const { code, syscall } = (error ?? {}) as Cause;
+  const causes = chain(error);
+  const has = (test: (cause: Cause) => boolean): boolean => causes.some(test);
+  const codeIs = (...codes: string[]): boolean => has((c) => codes.includes(String(c.code)));
+  const says = (text: string): boolean => has((c) => String(c.message ?? '').includes(text));
+  const { code, syscall, hostname } = causes[0] ?? {};
   const where = `${config.host}:${config.port}`;
+  const database = describeDatabase(config.databaseUrl);
+  if (error instanceof NewerDatabase) return `the database ${database} ${error.message}`;
   if (code === 'EADDRINUSE') return `port ${config.port} on ${config.host} is already in use; stop the other server or set PORT to a free port (PORT=0 picks one)`;
   if (code === 'EACCES' && syscall === 'listen') return `not allowed to listen on ${where} (ports below 1024 need privileges); set PORT`;
-  if (code === 'EADDRNOTAVAIL' || (code === 'ENOTFOUND' && syscall === 'getaddrinfo')) return `HOST ${config.host} is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)`;
-  const database = shownDatabase(config.databaseUrl);
-  if (error instanceof NewerDatabase) return `${error.message} (DATABASE_URL=${database})`;
-  if (error instanceof StartLockTimeout) return `the database of DATABASE_URL=${database} stayed locked by another process for ${error.waitedMs} ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS`;
-  if (code === 'SQLITE_CANTOPEN') return `cannot open the SQLite database of DATABASE_URL=${database}: check that its folder exists and is writable`;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') return `cannot reach the database of DATABASE_URL=${database} (${String(code)}); is it running?`;
-  if (code === '28P01' || code === '28000') return `the database refused the credentials of DATABASE_URL=${database}`;
-  if (code === '3D000') return `the database named in DATABASE_URL=${database} does not exist; create it first`;
+  const lookup = code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  if (code === 'EADDRNOTAVAIL' || (lookup && syscall === 'getaddrinfo' && hostname === config.host)) return `HOST ${config.host} is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)`;
+  if (lookup) return `the database host ${typeof hostname === 'string' ? hostname : ''} of DATABASE_URL (${database}) does not resolve (${String(code)}); check the host name`.replace('host  of', 'host of');
+  if (error instanceof StartLockTimeout) return `the database ${database} stayed locked by another process for ${error.waitedMs} ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS`;
+  if (code === 'SQLITE_CANTOPEN') return `cannot open the SQLite database ${database}: check that its folder exists and is writable`;
+  if (codeIs('SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_READONLY_DIRECTORY') || says('attempt to write a readonly database')) {
+    return `the SQLite database ${database} is read-only: make the file and its folder writable by this user (SQLite writes its -wal and -shm files beside it)`;
+  }
+  if (codeIs('SQLITE_BUSY', 'SQLITE_LOCKED') || says('database is locked')) {
+    return `the SQLite database ${database} is locked by another process (a write transaction held open by a tool, or another server migrating it); stop that process or wait, then start again`;
+  }
+  if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') return `cannot reach the database ${database} (${String(code)}); is it running?`;
+  if (code === '28P01' || code === '28000') return `the database refused the credentials of DATABASE_URL (${database})`;
+  if (code === '3D000') return `the database named in DATABASE_URL (${database}) does not exist; create it first`;
   return undefined;
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-/** What a credential allows: the four scopes of docs/rest-interface.md, and `admin` for catalog users. */
-export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin';
-export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin'];
+/** What a credential allows: the four scopes of docs/rest-interface.md, `admin` for catalog users, `metrics` for GET /metrics. */
+export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin' | 'metrics';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin', 'metrics'];
 
 /** One configured credential. Only the hash of the token is stored. */
 export interface TokenEntry {

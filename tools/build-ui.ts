@@ -5,7 +5,7 @@
  * sheet beside them, in dist/ui/. The server serves that folder
  * (server/rest/ui.ts). Deterministic: the same sources give the same bytes.
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { projectRoot } from '../server/paths.js';
@@ -32,3 +32,5 @@ const result = await build({
 await Promise.all(['index.html', 'style.css'].map((file) => copyFile(path.join(source, file), path.join(target, file === 'style.css' ? 'app.css' : file))));
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 console.log(`ui: dist/ui/app.js and layout.js ${(bytes / 1024).toFixed(0)} KiB`);
+// The last step of `npm run build`: the stamp `npm start` compares with the sources (tools/start.js).
+await writeFile(path.join(projectRoot, 'dist/.build-complete'), '');

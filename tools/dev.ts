@@ -2,7 +2,8 @@
  * `npm run dev`: the development loop. The generator watches schemas/, wsdl/ and the templates
  * and regenerates generated/; `tsc --watch` rebuilds dist/ whenever a source or a generated file
  * changes; after every build without errors the server restarts on the new dist/. A build with
- * errors prints them and keeps the running server. Ctrl-C stops everything.
+ * errors prints them and keeps the running server. Ctrl-C or SIGTERM stops everything, the server
+ * gracefully, before this process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -32,6 +33,7 @@ function start(command: string, commandArgs: readonly string[], onLine: (line: s
 const say = (line: string): void => console.log(`[dev] ${line}`);
 
 let server: ChildProcess | undefined;
+let stopping = false;
 let restarting = Promise.resolve();
 
 /** Stop the running server (gracefully) and start one on the new build. */
@@ -43,6 +45,7 @@ function restart(): void {
       old.kill('SIGTERM');
       await exited;
     }
+    if (stopping) return;
     say(old ? 'build ok: restarting the server' : 'build ok: starting the server');
     server = start(process.execPath, ['dist/server/main.js', ...args], (line) => console.log(line));
   });
@@ -59,9 +62,29 @@ start(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.', '--watch'
   else say(`build failed with ${found[1]} error(s); the server keeps running the last good build`);
 });
 
+/** Past this, children still running after SIGTERM are killed (the server's own SHUTDOWN_TIMEOUT_MS is 10 s). */
+const STOP_MS = 15_000;
+
+/**
+ * SIGTERM or SIGINT (npm passes both on: `npm run dev` execs this process): every child is
+ * asked to stop, and this process exits only once they all have, so no server outlives it.
+ */
 function stopAll(): void {
-  for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(0), 200).unref();
+  if (stopping) return;
+  stopping = true;
+  const running = [...children];
+  let left = running.length;
+  if (left === 0) process.exit(0);
+  for (const child of running) {
+    child.once('exit', () => {
+      if (--left === 0) process.exit(0);
+    });
+    child.kill('SIGTERM');
+  }
+  setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(1);
+  }, STOP_MS).unref();
 }
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);

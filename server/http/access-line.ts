@@ -1,4 +1,5 @@
 import { symbols, type Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics.js';
 
 /** What one access line says, besides the time and the logger's bindings. */
 export interface Access {
@@ -10,6 +11,8 @@ export interface Access {
   readonly reason?: string | undefined;
   readonly operation?: string | undefined;
   readonly ms: number;
+  /** The route's template, for /metrics (not in the line). */
+  readonly route?: string | undefined;
 }
 
 /** The members of a pino logger the line needs (pino's own fields, reached through its exported symbols). */
@@ -30,9 +33,10 @@ const INFO = 30;
  * BatchedLines), so it keeps its place among the other lines. The logger has no serializers,
  * hooks or formatters for these fields (log.ts); with a level above info nothing is written.
  */
-export function accessLine(logger: Logger): (access: Access) => void {
+export function accessLine(logger: Logger, metrics?: Metrics): (access: Access) => void {
   const pino = logger as unknown as PinoInternals;
   return (a) => {
+    metrics?.request({ route: a.route ?? a.path, method: a.method, status: a.status, ms: a.ms, operation: a.operation });
     if (!logger.isLevelEnabled('info')) return;
     let line = `${pino[symbols.lsCacheSym][INFO]}${pino[symbols.timeSym]()}${pino[symbols.chindingsSym]},"requestId":${JSON.stringify(a.requestId)},"method":${JSON.stringify(a.method)},"path":${JSON.stringify(a.path)},"status":${a.status}`;
     if (a.query !== undefined) line += `,"query":${JSON.stringify(a.query)}`;

@@ -59,7 +59,7 @@ export function hotRead({ kinds, store, representations, authenticator, access }
       'Content-Length', String(Buffer.byteLength(body)),
     ]);
     res.end(body);
-    res.once('close', () => access({ requestId, method: 'GET', path: req.url ?? '', status: closedStatus(res, 200), ms: Math.round((performance.now() - started) * 100) / 100 }));
+    res.once('close', () => access({ requestId, method: 'GET', path: req.url ?? '', status: closedStatus(res, 200), ms: Math.round((performance.now() - started) * 100) / 100, route: `/${kind.collection}/:id` }));
     return true;
   };
 
@@ -75,7 +75,7 @@ export function hotRead({ kinds, store, representations, authenticator, access }
       'Content-Length', String(Buffer.byteLength(body)),
     ]);
     res.end(body);
-    res.once('close', () => access({ requestId, method: 'GET', path: req.url ?? '', status: closedStatus(res, presented.status), ms: Math.round((performance.now() - started) * 100) / 100, reason: presented.message }));
+    res.once('close', () => access({ requestId, method: 'GET', path: req.url ?? '', status: closedStatus(res, presented.status), ms: Math.round((performance.now() - started) * 100) / 100, reason: presented.message, route: `/${(req.url ?? '').split('/')[1] ?? ''}/:id` }));
     return true;
   };
 

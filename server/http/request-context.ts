@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { accessLine } from './access-line.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,8 +35,8 @@ export function closedStatus(res: ServerResponse, status: number): number {
  * Gives every request an id (the client's `X-Request-Id` when it is sane) and writes one access
  * log line when the response is done, including streamed and aborted ones.
  */
-export function requestContext(logger: Logger): Middleware {
-  const access = accessLine(logger);
+export function requestContext(logger: Logger, metrics?: Metrics): Middleware {
+  const access = accessLine(logger, metrics);
   return async (ctx, next) => {
     const started = performance.now();
     const requestId = requestIdOf(ctx.get('x-request-id'));
@@ -54,6 +55,8 @@ export function requestContext(logger: Logger): Middleware {
         reason: mistake && typeof ctx.state.reason === 'string' ? shorten(ctx.state.reason) : undefined,
         operation: typeof ctx.state.operation === 'string' && ctx.state.operation !== '' ? ctx.state.operation : undefined,
         ms: Math.round((performance.now() - started) * 100) / 100,
+        // The router's template (`/nodes/:id`); a path no route matched is counted as one.
+        route: typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched',
       });
     });
     await next();

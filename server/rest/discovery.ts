@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { servedDescription } from './description.js';
 import path from 'node:path';
 import type { Router } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
 import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
+import { version } from '../version.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
@@ -16,6 +18,8 @@ export interface DiscoveryOptions {
   readonly representations: Representations;
   readonly store: ResourceStore;
   readonly facts: ServiceFacts;
+  /** Tokens are configured: the description names the scope of each operation. */
+  readonly secured: boolean;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface DiscoveryOptions {
  * the API description (`GET /openapi.json`) and each schema at its address when that address
  * lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, facts }: DiscoveryOptions): void {
+export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured }: DiscoveryOptions): void {
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
@@ -44,7 +48,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
 
   // UNIS HEAD's answer, which UNISrt needs before anything else.
   router.get('/about', async (ctx) => {
-    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0 };
+    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0, version };
   });
 
   mountDocs(router);
@@ -52,11 +56,11 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
 
   router.get('/health', async (ctx) => {
     await store.ping();
-    ctx.body = { status: 'ok' };
+    ctx.body = { status: 'ok', version };
   });
 
   const openapi = JSON.parse(readFileSync(path.join(projectRoot, 'generated/openapi.json'), 'utf8')) as Record<string, unknown>;
-  const description = JSON.stringify({ ...openapi, servers: [{ url: baseUrl }] });
+  const description = JSON.stringify(servedDescription(openapi, { baseUrl, secured }));
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = description;

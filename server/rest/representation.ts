@@ -46,7 +46,8 @@ export class Representations {
     kinds: readonly KindDescriptor[],
     readonly addresses: OwnAddresses,
   ) {
-    this.bySlug = new Map(kinds.map((k) => [k.slug, k]));
+    // The first kind of a slug names it: `/register` holds `service` representations too.
+    this.bySlug = new Map([...kinds].reverse().map((k) => [k.slug, k]));
     this.byCollection = new Map(kinds.map((k) => [k.collection, k]));
     this.heads = new Map(kinds.map((k) => [k, `{"$schema":${JSON.stringify(this.schemaAddress(k))},"selfRef":${JSON.stringify(`${addresses.baseUrl}/${k.collection}/`).slice(0, -1)}`]));
   }
@@ -98,7 +99,7 @@ export class Representations {
     if (typeof address !== 'string') return { path, message: 'must be a string, the schema address of the kind', unknownBase: false };
     const named = this.schemaNaming(address);
     if ('kind' in named) {
-      if (named.kind === kind) return undefined;
+      if (named.kind.slug === kind.slug) return undefined;
       return { path, message: `names the ${named.kind.name} schema, but this collection holds ${kind.name} resources`, unknownBase: false };
     }
     return { path, message: `unknown schema; expected ${this.schemaAddress(kind)}`, unknownBase: named.unknownBase };

@@ -154,7 +154,9 @@ export async function streamArray<T>(ctx: RouterContext, items: AsyncIterable<T>
   head();
   if (ctx.method === 'HEAD') {
     await iterator.return?.();
-    ctx.body = '';
+    // No Content-Length: the list's length is not known without writing it (RFC 9110 §9.3.2
+    // forbids one that differs from GET's; `ctx.body = ''` would send 0).
+    ctx.body = Readable.from([]);
     return;
   }
   ctx.body = Readable.from(

@@ -327,7 +327,22 @@ export interface Pools {
    * batch instead of an object per row.
    */
   streamTexts(query: Knex.QueryBuilder, run: TextRun): AsyncIterable<string>;
+  /** What /metrics reports of the storage at this moment (server/metrics/storage.ts). */
+  gauges(): StorageGauges;
   close(): Promise<void>;
+}
+
+/** The storage's figures for /metrics; each engine gives those it has. */
+export interface StorageGauges {
+  /** Write jobs waiting for their group (SQLite's group commit). */
+  readonly writesWaiting?: number;
+  /** Groups committed so far, and the write jobs in them (SQLite: their ratio is the mean group size). */
+  readonly groupsCommitted?: number;
+  readonly jobsCommitted?: number;
+  /** The connection pool (PostgreSQL): connections in use, idle, and requests waiting for one. */
+  readonly pool?: { readonly used: number; readonly idle: number; readonly waiting: number };
+  /** Bytes of the write-ahead log file (SQLite's `-wal`). */
+  readonly walBytes?: number;
 }
 
 export interface Connections {

@@ -102,8 +102,11 @@ export async function migrate(database: Database): Promise<void> {
 
 /** A database that a newer release of topocat migrated: this one does not know its schema. */
 export class NewerDatabase extends Error {
-  constructor(readonly unknown: readonly string[]) {
-    super(`the database was upgraded by a newer release of topocat (migrations ${unknown.join(', ')} are unknown to this one); a downgrade is refused: run that release again, or restore a backup made before the upgrade`);
+  constructor(
+    readonly unknown: readonly string[],
+    known: readonly string[],
+  ) {
+    super(`was migrated by a newer topocat: it has the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which this version does not know (its last is ${[...known].sort().at(-1)}); run the newer version, or restore a backup made before the upgrade`);
     this.name = 'NewerDatabase';
   }
 }
@@ -121,7 +124,7 @@ async function pendingMigrations(database: Database): Promise<string[]> {
     return expected;
   }
   const unknown = done.filter((name) => !expected.includes(name));
-  if (unknown.length > 0) throw new NewerDatabase(unknown.sort());
+  if (unknown.length > 0) throw new NewerDatabase(unknown.sort(), expected);
   return expected.filter((name) => !done.includes(name));
 }
 
@@ -140,7 +143,7 @@ export async function verifyMigrated(database: Database): Promise<void> {
     throw new Error('the database has no migrations table; the process that starts the workers migrates it first', { cause: error });
   }
   const unknown = done.filter((name) => !expected.includes(name));
-  if (unknown.length > 0) throw new NewerDatabase(unknown.sort());
+  if (unknown.length > 0) throw new NewerDatabase(unknown.sort(), expected);
   const missing = expected.filter((name) => !done.includes(name));
   if (missing.length > 0) throw new Error(`the database lacks the migrations ${missing.join(', ')}; the process that starts the workers migrates it first`);
 }

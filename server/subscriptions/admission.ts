@@ -1,6 +1,8 @@
 /** The open subscriber connections (WebSocket and event stream) of this process, up to a limit. */
 export class Admission {
   private open = 0;
+  /** For /metrics: each gives the bytes some subscribers' connections hold unsent. */
+  readonly buffers = new Set<() => number>();
 
   constructor(readonly limit: number) {}
 
@@ -17,5 +19,12 @@ export class Admission {
 
   get count(): number {
     return this.open;
+  }
+
+  /** Bytes waiting to be sent to every subscriber of this process. */
+  bufferedBytes(): number {
+    let bytes = 0;
+    for (const probe of this.buffers) bytes += probe();
+    return bytes;
   }
 }

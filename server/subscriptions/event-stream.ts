@@ -90,6 +90,8 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
 
   const stream = new PassThrough();
   let open = true;
+  const buffered = (): number => stream.readableLength + ctx.res.writableLength;
+  admission.buffers.add(buffered);
   /** Events of the live feed while the log is replayed: written after it, in order. */
   let held: Published[] | undefined = resumeAfter === undefined ? undefined : [];
   let heldBytes = 0;
@@ -101,6 +103,7 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
     clearInterval(heartbeat);
     for (const subscription of subscriptions) subscription.remove();
     admission.leave();
+    admission.buffers.delete(buffered);
     if (reason) logger.warn({ reason, collections: targets.map((t) => t.kind.collection).join(',') }, 'event stream closed');
     stream.end();
   };

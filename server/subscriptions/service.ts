@@ -31,6 +31,8 @@ export interface Subscriptions {
   poke(): void;
   /** UNIS's WebSocket endpoints on `server`. */
   attach(server: Server): void;
+  /** For /metrics: open subscriber connections, and the bytes they hold unsent. */
+  gauges(): { subscribers: number; bufferedBytes: number };
   /** Close every subscriber and stop the feed. */
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   return {
     events,
     poke: () => feed.poke(),
+    gauges: () => ({ subscribers: admission.count, bufferedBytes: admission.bufferedBytes() }),
     attach(server) {
       sockets = attachUnisSockets(server, { hub, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, admission, limits, logger });
     },

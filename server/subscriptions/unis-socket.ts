@@ -59,6 +59,11 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
   const kinds = new Map(options.kinds.map((k) => [k.collection, k]));
   // Pings are answered in turn with the subscription messages before them (see Subscriber).
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false, autoPong: false });
+  admission.buffers.add(() => {
+    let bytes = 0;
+    for (const ws of sockets.clients) bytes += ws.bufferedAmount;
+    return bytes;
+  });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void upgrade(req, socket, head).catch((error: unknown) => {

@@ -16,12 +16,13 @@ describe('npm run dev', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('regenerates, rebuilds and restarts the server when a schema is added', async () => {
+  it('regenerates, rebuilds and restarts the server when a schema is added; SIGTERM to npm stops it all', async () => {
     dir = await copyProject();
-    const dev = spawn(process.execPath, ['--import', 'tsx', 'tools/dev.ts'], {
+    // Through npm, as people run it: npm passes SIGTERM on to its script, which must stop the server.
+    const dev = spawn('npm', ['run', 'dev'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', PORT: '0', DATABASE_URL: `sqlite:${path.join(dir, 'dev.sqlite')}`, LOG_LEVEL: 'info' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', DATABASE_URL: `sqlite:${path.join(dir, 'dev.sqlite')}`, LOG_LEVEL: 'info' },
     });
     const lines: string[] = [];
     for (const stream of [dev.stdout, dev.stderr]) createInterface({ input: stream }).on('line', (line) => lines.push(line));
@@ -50,8 +51,14 @@ describe('npm run dev', function () {
       assert.equal(created.name, 'r1', lines.join('\n'));
       assert.ok(lines.some((l) => l.includes('[dev] build ok: restarting the server')));
     } finally {
+      const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve));
       dev.kill('SIGTERM');
-      await new Promise((resolve) => dev.once('exit', resolve));
+      assert.equal(await exited, 0, lines.join('\n'));
     }
+    // Every server it started is gone, the last one after a graceful stop.
+    const pids = lines.filter((l) => l.includes('"msg":"listening"')).map((l) => (JSON.parse(l) as { pid: number }).pid);
+    assert.ok(pids.length >= 2);
+    for (const pid of pids) assert.throws(() => process.kill(pid, 0), /ESRCH/, `server ${pid} outlived npm run dev`);
+    assert.ok(lines.some((l) => l.includes('"msg":"stopped"') && l.includes(`"pid":${pids.at(-1)}`)), lines.join('\n'));
   });
 });

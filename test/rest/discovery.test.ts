@@ -28,7 +28,7 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     const first = await get(`${server.url}/about`);
     assert.equal(first.status, 200);
     assert.match(first.body.uid, /^[0-9a-f-]{36}$/);
-    assert.deepEqual(first.body, { uid: first.body.uid, haschild: false, depth: 0 });
+    assert.deepEqual(first.body, { uid: first.body.uid, haschild: false, depth: 0, version: first.body.version });
     assert.equal((await get(`${server.url}/about`)).body.uid, first.body.uid);
   });
 
@@ -40,7 +40,8 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
   });
 
   it('GET /health answers 200 while the storage answers', async () => {
-    assert.deepEqual((await get(`${server.url}/health`)).body, { status: 'ok' });
+    const health = (await get(`${server.url}/health`)).body;
+    assert.deepEqual(health, { status: 'ok', version: health.version });
   });
 
   it('serves the OpenAPI 3.1 description with every operation and the configured server', async () => {
@@ -52,8 +53,9 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     // Six operations per collection and HEAD beside each GET (list and read), and the discovery
     // paths: /, /about, /health, /openapi.json, /docs, /docs/{asset}, /ui, /ui/{asset}, /schema/…/{slug}; and the
     // measurement store's: /events (POST, GET, HEAD), /events/{mid} (GET, HEAD, DELETE), /data
-    // (POST), /data/{mid} (POST, GET, HEAD, DELETE).
-    assert.equal(ids.length, 12 * 8 + 9 + 11);
+    // (POST), /data/{mid} (POST, GET, HEAD, DELETE); and /register's eight (docs/federation.md).
+    assert.equal(ids.length, 12 * 8 + 9 + 11 + 8);
+    assert.ok(ids.includes('createRegistration') && ids.includes('listRegistrations'));
     assert.ok(ids.includes('registerSeries') && ids.includes('appendData') && ids.includes('readData'));
     assert.ok(ids.includes('replaceLink') && ids.includes('listTopologies'));
     // Every $ref resolves inside the document.

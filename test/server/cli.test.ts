@@ -30,7 +30,7 @@ describe('command line and start failures', function () {
   this.timeout(60_000);
 
   const helps: [string, { args: readonly string[]; want: RegExp }][] = [
-    ['npm start -- --help', { args: [START, '--help'], want: /^usage: npm start \[-- --workers N\][\s\S]*DATABASE_URL[\s\S]*CORS_ORIGINS/ }],
+    ['npm start -- --help', { args: [START, '--help'], want: /^usage: npm start \[-- --workers N \| --version \| --help\][\s\S]*DATABASE_URL[\s\S]*CORS_ORIGINS/ }],
     ['npm run generate -- --help', { args: [...GENERATE, '--help'], want: /^usage: npm run generate[\s\S]*--check[\s\S]*--watch/ }],
     ['npm run token -- --help', { args: [...TOKEN, '--help'], want: /^usage: npm run token[\s\S]*--scopes/ }],
   ];

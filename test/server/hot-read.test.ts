@@ -130,7 +130,7 @@ describe('hot read of one resource', function () {
       const answer = await fetch(`${base}/nodes/a%20b`, { headers: { ...reader, 'x-request-id': 'hot-1' } });
       await answer.arrayBuffer();
       const line = await eventually('the access line', () => logged.find((a) => a.requestId === 'hot-1'));
-      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/a%20b', status: 200, ms: 0 });
+      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/a%20b', status: 200, ms: 0, route: '/nodes/:id' });
     });
   });
 

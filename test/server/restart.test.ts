@@ -54,9 +54,12 @@ describe('restart', function () {
     it('waits for a write lock another process holds, says so, and starts once it is free', async () => {
       const holder = new BetterSqlite3(sqliteFile(database));
       holder.exec('BEGIN IMMEDIATE');
-      const release = sleep(1_500).then(() => holder.exec('COMMIT'));
+      // Released once the server says it waits (not after a fixed time: a loaded machine may take
+      // longer than that to reach the lock), or after 15 s, when the assertions below fail.
+      let waiting!: () => void;
+      const release = Promise.race([new Promise<void>((resolve) => (waiting = resolve)), sleep(15_000)]).then(() => holder.exec('COMMIT'));
       try {
-        const server = await startServer({ database });
+        const server = await startServer({ database, onLog: (line) => line.msg.startsWith('the database is locked by another process') && waiting() });
         await release;
         try {
           const waited = server.logs.find((l) => l.msg.startsWith('the database is locked by another process'));

@@ -6,6 +6,8 @@ const json = (schema: Json): Json => ({ content: { 'application/json': { schema 
 const html = { 'text/html': { schema: { type: 'string' } } };
 const tags = ['discovery'];
 const open = { security: [{}] };
+/** The service's version (package.json's), in /health and /about. */
+const version = { type: 'string', description: 'The version of topocat serving the request (its package.json), e.g. 0.1.0' };
 
 /** The paths the service answers besides the collections: what a client needs to find its way. */
 export function discoveryPaths(model: Model, used: Set<number>): Json {
@@ -47,7 +49,7 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
           200: {
             description: 'A uid that stays the same for the database',
             headers: requestId,
-            ...json({ type: 'object', required: ['uid', 'haschild', 'depth'], properties: { uid: { type: 'string', format: 'uuid' }, haschild: { type: 'boolean' }, depth: { type: 'integer' } } }),
+            ...json({ type: 'object', required: ['uid', 'haschild', 'depth', 'version'], properties: { uid: { type: 'string', format: 'uuid' }, haschild: { type: 'boolean' }, depth: { type: 'integer' }, version } }),
           },
           ...errors(model, [500, 503], used),
         },
@@ -59,7 +61,18 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
         summary: 'Answers 200 when the storage answers',
         tags,
         ...open,
-        responses: { 200: { description: 'Healthy', headers: requestId, ...json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) }, ...errors(model, [500, 503], used) },
+        responses: { 200: { description: 'Healthy', headers: requestId, ...json({ type: 'object', required: ['status', 'version'], properties: { status: { const: 'ok' }, version } }) }, ...errors(model, [500, 503], used) },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Metrics in the Prometheus text format (docs/operating.md); with tokens, for credentials with the metrics scope. Absent with METRICS=false',
+        tags,
+        responses: {
+          200: { description: 'The metrics of the service (of every worker, with --workers N)', headers: requestId, content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...errors(model, [401, 404, 500, 503], used),
+        },
       },
     },
     '/openapi.json': {

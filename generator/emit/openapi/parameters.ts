@@ -29,6 +29,8 @@ export const PARAMETER_COMPONENTS: Json = {
     explode: true,
     description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), \`a=lt=v\` (also \`lte\`, \`gt\`, \`gte\`), typed values ${TYPED_VALUE}; UNIS's \`a=reg=<RE2 pattern>\` (case-insensitive), \`a=not=v\` (not equal, case-insensitive), \`a=eq=5\` (numeric equality), \`a=null=\` (null or absent), and on \`/exnodes\` \`parent=recfind=<directory id>\` (its whole subtree); repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
     schema: { type: 'object', additionalProperties: { type: 'string' } },
+    // Without it, Swagger UI's "Try it out" sends `additionalProp1=string&…`, which matches nothing.
+    example: {},
   },
   Fields: {
     name: 'fields',

@@ -12,6 +12,13 @@ const STREAM_BATCH = 200;
 
 const INT8_OID = 20;
 
+/** The counts of knex's pool (tarn) that /metrics reports. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
 /** The parts of a `pg` client the pool hook uses. */
 interface PgClient {
   setTypeParser(oid: number, format: 'text', parse: (text: string) => unknown): void;
@@ -82,6 +89,10 @@ export class PostgresConnections implements Connections {
       replaceIf: async (version, expected) => (await replacements.submit([{ ...version, expected }], [key(version)]))[0],
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
+      gauges: () => {
+        const pool = (knex.client as { pool?: TarnPool }).pool;
+        return pool ? { pool: { used: pool.numUsed(), idle: pool.numFree(), waiting: pool.numPendingAcquires() } } : {};
+      },
       async close() {
         await appends.idle();
         await replacements.idle();

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { registerFunctions } from './functions.js';
 import knexFactory, { type Knex } from 'knex';
@@ -77,6 +78,12 @@ export class SqliteConnections implements Connections {
       append: (versions) => commits.run((trx) => sqliteHistory.storeVersions(trx, versions)),
       stream: (query) => streamRows(reader, query),
       streamTexts: (query, run) => streamTexts(reader, query, run),
+      gauges: () => ({
+        writesWaiting: commits.waiting,
+        groupsCommitted: commits.groups,
+        jobsCommitted: commits.jobs,
+        walBytes: statSync(`${this.filename}-wal`, { throwIfNoEntry: false })?.size ?? 0,
+      }),
       async close() {
         await commits.idle();
         await wal.close();

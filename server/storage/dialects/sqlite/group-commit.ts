@@ -52,6 +52,14 @@ function settle(pending: Pending, outcome: Outcome): void {
  */
 export class GroupCommit {
   private queue: Pending[] = [];
+  /** Groups committed, and the jobs in them, for /metrics. */
+  groups = 0;
+  jobs = 0;
+
+  /** Jobs waiting for their group. */
+  get waiting(): number {
+    return this.queue.length;
+  }
   private draining: Promise<void> | undefined;
   /** Groups committed whose flush has not ended yet. */
   private readonly settling = new Set<Promise<void>>();
@@ -83,7 +91,10 @@ export class GroupCommit {
         // inserts share are written once per group instead of once per small group. No write
         // waits longer for its acknowledgement: it would wait for that flush anyway.
         await this.durability.settled();
-        await this.commit(this.queue.splice(0, MAX_JOBS));
+        const group = this.queue.splice(0, MAX_JOBS);
+        this.groups++;
+        this.jobs += group.length;
+        await this.commit(group);
       }
     } finally {
       this.draining = undefined;

@@ -1,0 +1,98 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { StorageGauges } from '../storage/dialect.js';
+
+/** What /metrics reads from the parts of a running server, at each scrape. */
+export interface MetricSources {
+  readonly storage: () => StorageGauges;
+  readonly subscriptions: () => { subscribers: number; bufferedBytes: number };
+}
+
+/** One request as /metrics counts it. */
+export interface RequestSample {
+  /** The route's template (`/nodes/:id`), never the path itself, so labels stay few. */
+  readonly route: string;
+  readonly method: string;
+  readonly status: number;
+  readonly ms: number;
+  /** The catalog's operation, for a SOAP request. */
+  readonly operation?: string | undefined;
+}
+
+/** Request durations, in seconds: 0.5 ms to 10 s. */
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+interface Observer {
+  observe(value: number): void;
+}
+
+/**
+ * The service's metrics (docs/operating.md, "Metrics") in a registry of prom-client: requests by
+ * route, method and status (a histogram of durations, whose `_count` counts them); catalog
+ * operations by name and status; the process's and the event loop's (prom-client's defaults);
+ * subscribers and their unsent bytes; the storage's write queue, group commits, pool and WAL.
+ * Gauges are read when scraped, so nothing is measured between scrapes.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram;
+  private readonly catalogCalls: Counter;
+  /** The labelled children of `requests`, made once per label set: prom-client hashes labels on every `observe` otherwise. */
+  private readonly children = new Map<string, Observer>();
+  private counted = { groups: 0, jobs: 0 };
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Histogram({ name: 'topocat_http_request_duration_seconds', help: 'HTTP requests by route, method and status: durations from the request to the last byte written', labelNames: ['route', 'method', 'status'], buckets: BUCKETS, registers });
+    this.catalogCalls = new Counter({ name: 'topocat_catalog_operations_total', help: 'SOAP catalog operations by name and HTTP status (500: a fault)', labelNames: ['operation', 'status'], registers });
+    new Gauge({ name: 'topocat_subscribers', help: 'Open WebSocket and event-stream subscriber connections', registers, collect() {
+      this.set(sources.subscriptions().subscribers);
+    } });
+    new Gauge({ name: 'topocat_subscriber_buffered_bytes', help: 'Bytes waiting to be sent to subscribers', registers, collect() {
+      this.set(sources.subscriptions().bufferedBytes);
+    } });
+    const storage = (): StorageGauges => sources.storage();
+    new Gauge({ name: 'topocat_write_queue_jobs', help: 'Write jobs waiting for the next group commit (SQLite)', registers, collect() {
+      const g = storage();
+      if (g.writesWaiting !== undefined) this.set(g.writesWaiting);
+    } });
+    const counted = this.counted;
+    const groups = new Counter({ name: 'topocat_group_commits_total', help: 'Group commits (SQLite); jobs_total / this is the mean group size', registers, collect() {
+      const g = storage();
+      if (g.groupsCommitted !== undefined && g.groupsCommitted > counted.groups) this.inc(g.groupsCommitted - counted.groups);
+      if (g.groupsCommitted !== undefined) counted.groups = g.groupsCommitted;
+    } });
+    void groups;
+    new Counter({ name: 'topocat_group_commit_jobs_total', help: 'Write jobs committed in groups (SQLite)', registers, collect() {
+      const g = storage();
+      if (g.jobsCommitted !== undefined && g.jobsCommitted > counted.jobs) this.inc(g.jobsCommitted - counted.jobs);
+      if (g.jobsCommitted !== undefined) counted.jobs = g.jobsCommitted;
+    } });
+    new Gauge({ name: 'topocat_db_pool_connections', help: 'Database connections by state: used, idle, and requests waiting for one (PostgreSQL)', labelNames: ['state'], registers, collect() {
+      const pool = storage().pool;
+      if (!pool) return;
+      this.set({ state: 'used' }, pool.used);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    } });
+    new Gauge({ name: 'topocat_sqlite_wal_bytes', help: 'Size of the SQLite write-ahead log file', registers, collect() {
+      const wal = storage().walBytes;
+      if (wal !== undefined) this.set(wal);
+    } });
+  }
+
+  /** Count one finished request (called from the access line's hook). */
+  request(sample: RequestSample): void {
+    const status = String(sample.status);
+    const key = `${sample.route} ${sample.method} ${status}`;
+    let child = this.children.get(key);
+    if (child === undefined) this.children.set(key, (child = this.requests.labels(sample.route, sample.method, status)));
+    child.observe(sample.ms / 1000);
+    if (sample.operation !== undefined) this.catalogCalls.inc({ operation: sample.operation, status });
+  }
+
+  /** The text of a scrape, and its content type. */
+  async scrape(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
