@@ -154,9 +154,10 @@ describe('operator: errors that name the cause', function () {
       const holder = new Database(file);
       holder.exec('BEGIN EXCLUSIVE');
       try {
-        const outcome = await failedStart({ DATABASE_URL: `sqlite:${file}` });
+        // The start waits for the lock up to START_LOCK_TIMEOUT_MS (test/server/restart.test.ts), then says why in one line.
+        const outcome = await failedStart({ DATABASE_URL: `sqlite:${file}`, START_LOCK_TIMEOUT_MS: '300' });
         assert.equal(outcome.code, 1);
-        assert.equal(outcome.stderr, `error: the SQLite database sqlite ${file} is locked by another process (a write transaction held open by a tool, or another server migrating it); stop that process or wait, then start again\n`);
+        assert.match(outcome.stderr, new RegExp(`^error: the database sqlite ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} stayed locked by another process for \\d+ ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS\n$`));
       } finally {
         holder.exec('ROLLBACK');
         holder.close();

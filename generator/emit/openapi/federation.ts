@@ -42,7 +42,7 @@ export function registrationSchema(service: Json): Json {
       required: ['$collection', 'properties'],
       properties: {
         $collection: { type: 'string' },
-        properties: { type: 'object', additionalProperties: { oneOf: [{ type: 'array' }, { const: '*' }] } },
+        properties: { type: 'object', additionalProperties: { oneOf: [{ type: 'array', items: {} }, { const: '*' }] } },
       },
     },
   };
