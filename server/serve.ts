@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { registerKind } from './federation/register-kind.js';
+import { startReporting } from './federation/reporter.js';
+import { Manifests } from './storage/manifests.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { StartGate } from './http/start-gate.js';
@@ -204,6 +206,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     handle(req, res);
   });
 
+  const manifests = new Manifests(database);
+  await manifests.setLimit(config.federation.manifestLimit);
+  const stopReporting =
+    config.federation.registerUrls.length > 0
+      ? startReporting({ config: config.federation, logger, manifests, accessPoint: baseUrl, depth: async () => 0 })
+      : async () => {};
+
   const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };
   if (role === 'single') {
     warnAboutSettings(config, logger, authenticator, definitions);
@@ -224,6 +233,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     force.unref();
     server.close(async () => {
       clearTimeout(force);
+      await stopReporting();
       await stopStatistics();
       await stopPruning();
       stopLoopDelay();
