@@ -8,7 +8,9 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { lookupDepth, lookupMode } from './federation/lookup.js';
 import { mountRegisterRoutes } from './federation/register-routes.js';
+import type { Registry } from './federation/registry.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -42,13 +44,15 @@ export interface AppDependencies {
   readonly events: EventStreamOptions;
   /** The SOAP catalog's operations, served at `config.catalog.path`. */
   readonly catalog: CatalogService<CatalogCall>;
+  /** In lookup mode (LOOKUP=true): the registrations the collections are answered from. */
+  readonly registry?: Registry;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, registry }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   app.on('error', (error: unknown, ctx?: Koa.Context) => logger.error({ err: error, requestId: ctx?.state.requestId }, 'response failed'));
@@ -58,11 +62,12 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
+  if (registry) app.use(lookupMode({ kinds, registry, limits: config.limits }));
 
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts });
+  mountDiscovery(router, { kinds, representations, store, facts, ...(registry ? { about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
@@ -98,7 +103,8 @@ function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependenc
  */
 export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const koa = createApp(dependencies).callback();
-  if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
+  // With CORS, and on a lookup (whose collections redirect), every request goes to Koa.
+  if (corsPolicy(dependencies.config.corsOrigins) || dependencies.registry) return (req, res) => void koa(req, res);
   const { store, representations, authenticator, logger, config } = dependencies;
   const access = accessLine(logger);
   const hot = hotRead({ kinds, store, representations, authenticator, access });

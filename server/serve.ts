@@ -10,6 +10,8 @@ import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { registerKind } from './federation/register-kind.js';
 import { startReporting } from './federation/reporter.js';
+import { lookupDepth } from './federation/lookup.js';
+import { Registry } from './federation/registry.js';
 import { Manifests } from './storage/manifests.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
@@ -196,7 +198,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog });
+  const registry = config.federation.lookup ? new Registry(store) : undefined;
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, ...(registry ? { registry } : {}) });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
   gate.open();
@@ -210,7 +213,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   await manifests.setLimit(config.federation.manifestLimit);
   const stopReporting =
     config.federation.registerUrls.length > 0
-      ? startReporting({ config: config.federation, logger, manifests, accessPoint: baseUrl, depth: async () => 0 })
+      ? startReporting({ config: config.federation, logger, manifests, accessPoint: baseUrl, depth: async () => (registry ? lookupDepth(registry) : 0) })
       : async () => {};
 
   const facts: StartFacts = { database: database.dialect.name, catalogProperties: definitions.propertyCount };
