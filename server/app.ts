@@ -8,6 +8,7 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { federate } from './federation/federate.js';
 import { lookupDepth, lookupMode } from './federation/lookup.js';
 import { mountRegisterRoutes } from './federation/register-routes.js';
 import type { Registry } from './federation/registry.js';
@@ -62,7 +63,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
-  if (registry) app.use(lookupMode({ kinds, registry, limits: config.limits }));
+  if (registry) app.use(lookupMode({ kinds, registry, limits: config.limits, federate: federate({ timeoutMs: config.federation.federateTimeoutMs, maxParameters: config.limits.queryParameters }) }));
 
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
