@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 /** What a credential allows: the four scopes of docs/rest-interface.md, and `admin` for catalog users. */
-export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin';
-export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin'];
+/** `register`: POST /register, an instance reporting to a lookup (docs/federation.md). */
+export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin' | 'register';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin', 'register'];
 
 /** One configured credential. Only the hash of the token is stored. */
 export interface TokenEntry {
