@@ -8,7 +8,10 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { federate } from './federation/federate.js';
+import { lookupDepth, lookupMode } from './federation/lookup.js';
 import { mountRegisterRoutes } from './federation/register-routes.js';
+import type { Registry } from './federation/registry.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -53,13 +56,15 @@ export interface AppDependencies {
   readonly catalog: CatalogService<CatalogCall>;
   /** This process's metrics, and the scrape /metrics answers (a cluster's: every worker's); none with METRICS=false. */
   readonly metrics?: { readonly own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } | undefined;
+  /** In lookup mode (LOOKUP=true): the registrations the collections are answered from. */
+  readonly registry?: Registry;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, metrics }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, metrics, registry }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
@@ -73,11 +78,12 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
+  if (registry) app.use(lookupMode({ kinds, registry, limits: config.limits, federate: federate({ timeoutMs: config.federation.federateTimeoutMs, maxParameters: config.limits.queryParameters }) }));
 
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
   if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
@@ -114,7 +120,8 @@ function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependenc
  */
 export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const koa = createApp(dependencies).callback();
-  if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
+  // With CORS, and on a lookup (whose collections redirect), every request goes to Koa.
+  if (corsPolicy(dependencies.config.corsOrigins) || dependencies.registry) return (req, res) => void koa(req, res);
   const { store, representations, authenticator, logger, config } = dependencies;
   const access = accessLine(logger, dependencies.metrics?.own);
   const hot = hotRead({ kinds, store, representations, authenticator, access });

@@ -60,6 +60,24 @@ export interface SubscriptionLimits {
   readonly messageBytes: number;
 }
 
+/** Federation (rest-contract §13, docs/federation.md). */
+export interface FederationConfig {
+  /** Lookup base URLs this instance reports to (REGISTER_URLS, comma-separated); none: it reports nowhere. */
+  readonly registerUrls: readonly string[];
+  /** Community labels sent with each report (REGISTER_COMMUNITIES). */
+  readonly communities: readonly string[];
+  /** Period of the reports (REGISTER_INTERVAL_MS, UNIS: one hour); the registration's ttl is twice it. */
+  readonly intervalMs: number;
+  /** Values a field's set holds before it is reported as `*` (REGISTER_MANIFEST_LIMIT, UNIS: 10). */
+  readonly manifestLimit: number;
+  /** Bearer token sent upstream (REGISTER_TOKEN). */
+  readonly token: string | undefined;
+  /** Answer the resource collections with redirects from the registrations (LOOKUP=true). */
+  readonly lookup: boolean;
+  /** Time a `federate=true` query gives each instance (FEDERATE_TIMEOUT_MS). */
+  readonly federateTimeoutMs: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -89,6 +107,7 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Serve GET /metrics and count what it reports (METRICS, on by default). */
   readonly metrics: boolean;
+  readonly federation: FederationConfig;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +144,15 @@ function url(env: Env, name: string): string | undefined {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(name, 'must be an http or https URL');
   if (parsed.search !== '' || parsed.hash !== '') throw new ConfigError(name, 'must not carry a query or fragment');
   return parsed.href.replace(/\/+$/, '');
+}
+
+/** Comma-separated http(s) base URLs. */
+function urls(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => url({ [name]: item }, name)!);
 }
 
 function list(env: Env, name: string): string[] {
@@ -220,6 +248,15 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     workers: workers(env, args),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     metrics: env.METRICS === undefined || env.METRICS === '' ? true : flag(env, 'METRICS'),
+    federation: {
+      registerUrls: urls(env, 'REGISTER_URLS'),
+      communities: (env.REGISTER_COMMUNITIES ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+      intervalMs: integer(env, 'REGISTER_INTERVAL_MS', 3_600_000, 100),
+      manifestLimit: integer(env, 'REGISTER_MANIFEST_LIMIT', 10, 1, 10_000),
+      token: env.REGISTER_TOKEN || undefined,
+      lookup: flag(env, 'LOOKUP'),
+      federateTimeoutMs: integer(env, 'FEDERATE_TIMEOUT_MS', 2_000, 10, 600_000),
+    },
   };
 }
 

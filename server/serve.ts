@@ -8,6 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { registerKind } from './federation/register-kind.js';
+import { startReporting } from './federation/reporter.js';
+import { lookupDepth } from './federation/lookup.js';
+import { Registry } from './federation/registry.js';
+import { Manifests } from './storage/manifests.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { Drain } from './http/drain.js';
@@ -217,7 +221,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
+  const registry = config.federation.lookup ? new Registry(store) : undefined;
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics, ...(registry ? { registry } : {}) });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
   gate.open();
@@ -226,6 +231,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     if (stopping) res.setHeader('Connection', 'close');
     handle(req, res);
   });
+
+  const manifests = new Manifests(database);
+  await manifests.setLimit(config.federation.manifestLimit);
+  const stopReporting =
+    config.federation.registerUrls.length > 0
+      ? startReporting({ config: config.federation, logger, manifests, accessPoint: baseUrl, depth: async () => (registry ? lookupDepth(registry) : 0) })
+      : async () => {};
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };
   if (role === 'single') {
@@ -247,6 +259,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     force.unref();
     drain.stop(async () => {
       clearTimeout(force);
+      await stopReporting();
       await stopStatistics();
       await stopPruning();
       stopLoopDelay();

@@ -8,14 +8,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mintToken, parseTokens, TOKEN_SCOPES, TokenConfigError, type TokenEntry, type TokenScope } from './tokens.js';
 
-const USAGE = `usage: npm run token -- --name <name> --scopes read,create,update,delete[,admin][,metrics] [--dn <DN>] [--file <tokens.json>]
+const USAGE = `usage: npm run token -- --name <name> --scopes read,create,update,delete[,admin][,metrics][,register] [--dn <DN>] [--file <tokens.json>]
 
 Mints a bearer token. The token is printed once on stdout and stored nowhere; its entry (name,
 SHA-256 hash, scopes, DN) is added to the tokens file with --file, or printed. Start the server
 with TOPOCAT_TOKENS_FILE=<tokens.json> to require tokens.
 
   --name    a name for the client, unique in the file (it appears in the log)
-  --scopes  read (GET, HEAD), create (POST), update (PUT, PATCH), delete (DELETE), admin (catalog users), metrics (GET /metrics)
+  --scopes  read (GET, HEAD), create (POST), update (PUT, PATCH), delete (DELETE), admin (catalog users), metrics (GET /metrics),
+            register (POST /register: instances reporting to this lookup)
   --dn      bind the token to a catalog identity (a distinguished name)
   --file    the tokens file to add the entry to (created when missing, mode 600)
   --help    this text`;

@@ -1,8 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-/** What a credential allows: the four scopes of docs/rest-interface.md, `admin` for catalog users, `metrics` for GET /metrics. */
-export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin' | 'metrics';
-export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin', 'metrics'];
+/**
+ * What a credential allows: the four scopes of docs/rest-interface.md, `admin` for catalog users,
+ * `metrics` for GET /metrics, `register` for POST /register (an instance reporting to a lookup,
+ * docs/federation.md).
+ */
+export type TokenScope = 'read' | 'create' | 'update' | 'delete' | 'admin' | 'metrics' | 'register';
+export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'create', 'update', 'delete', 'admin', 'metrics', 'register'];
 
 /** One configured credential. Only the hash of the token is stored. */
 export interface TokenEntry {

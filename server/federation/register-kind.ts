@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { serviceKind } from '../../generated/rest/kinds.js';
 import type { ValidationIssue } from '../../generated/validators/index.js';
+import type { TokenScope } from '../tokens.js';
 
 /** The collection of registrations (rest-contract §13, docs/federation.md). */
 export const REGISTER = 'register';
@@ -10,6 +11,8 @@ export const REGISTER = 'register';
 export interface KeyedKind extends KindDescriptor {
   /** Set the item's id (and normalise its key) before it is checked; an item without a usable key is left for validation to refuse. */
   assignKey(item: unknown): void;
+  /** The scope a POST needs (with tokens configured). */
+  readonly createScope: TokenScope;
 }
 
 export function isKeyed(kind: KindDescriptor): kind is KeyedKind {
@@ -64,6 +67,7 @@ function manifestIssues(summary: unknown, pointer: string): ValidationIssue[] {
 export const registerKind: KeyedKind = {
   ...serviceKind,
   collection: REGISTER,
+  createScope: 'register',
   assignKey(item) {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
     const body = item as Record<string, unknown>;

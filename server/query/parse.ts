@@ -26,9 +26,10 @@ const OPERATOR = /^(lte|lt|gte|gt|eq|not|reg|null|recfind)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
 /**
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
- * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
+ * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication;
+ * `federate` is a lookup's (docs/federation.md).
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token', 'at', 'since', 'until']);
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token', 'at', 'since', 'until', 'federate']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -188,6 +189,8 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     else if (key === 'inline') inline = true;
     else if (key === 'expand') expand = true;
     else if (key === 'access_token') continue;
+    // A lookup's (federation/lookup.ts); elsewhere it asks nothing.
+    else if (key === 'federate') continue;
     else if (key === 'at') at = parseInstant(value, key);
     else if (key === 'since') since = parseInstant(value, key);
     else if (key === 'until') until = parseInstant(value, key);

@@ -20,6 +20,8 @@ export interface DiscoveryOptions {
   readonly facts: ServiceFacts;
   /** Tokens are configured: the description names the scope of each operation. */
   readonly secured: boolean;
+  /** A lookup's place in the hierarchy (docs/federation.md); absent: a leaf, `haschild: false, depth: 0`. */
+  readonly about?: () => Promise<{ readonly haschild: boolean; readonly depth: number }>;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface DiscoveryOptions {
  * the API description (`GET /openapi.json`) and each schema at its address when that address
  * lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured }: DiscoveryOptions): void {
+export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured, about }: DiscoveryOptions): void {
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
@@ -48,7 +50,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
 
   // UNIS HEAD's answer, which UNISrt needs before anything else.
   router.get('/about', async (ctx) => {
-    ctx.body = { uid: await facts.uid(), haschild: false, depth: 0, version };
+    ctx.body = { uid: await facts.uid(), ...(about ? await about() : { haschild: false, depth: 0 }), version };
   });
 
   mountDocs(router);

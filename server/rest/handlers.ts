@@ -1,6 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor, RestHandlers } from '../../generated/rest/handler.js';
 import { authorize, scopeOf } from '../auth.js';
+import { isKeyed } from '../federation/register-kind.js';
 import type { Limits } from '../config.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { EventStreamOptions } from '../subscriptions/event-stream.js';
@@ -24,13 +25,13 @@ export interface RestDependencies {
 
 type Operation = (context: OperationContext) => (kind: KindDescriptor) => RouterMiddleware;
 
-/** Every collection operation needs the scope of its method (docs/rest-interface.md). */
+/** Every collection operation needs the scope of its method (docs/rest-interface.md); a registration, `register`. */
 function guarded(operation: Operation, context: OperationContext) {
   const bind = operation(context);
   return (kind: KindDescriptor): RouterMiddleware => {
     const handle = bind(kind);
     return (ctx, next) => {
-      authorize(ctx, scopeOf(ctx.method));
+      authorize(ctx, isKeyed(kind) && ctx.method === 'POST' ? kind.createScope : scopeOf(ctx.method));
       return handle(ctx, next);
     };
   };

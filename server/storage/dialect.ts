@@ -55,6 +55,14 @@ export interface Dialect {
   readonly backup: Backup;
   /** Reads of the past: the stored history as it stood at an instant, and what changed between two. */
   readonly time: TimeSql;
+  /** The triggers that keep each collection's manifest as writes happen (storage/manifests.ts). */
+  readonly manifests: ManifestSql;
+}
+
+/** Statements that create and drop the manifest's upkeep (migration 0014). */
+export interface ManifestSql {
+  readonly create: readonly string[];
+  readonly drop: readonly string[];
 }
 
 /** What a finished backup reports. */

@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { catalogCountsMigration, catalogGraphMigration, catalogMigration } from './catalog/tables.js';
 import { eventOrderMigration, eventsMigration } from './events.js';
+import { manifestsMigration } from './manifests.js';
 import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
 import { LockBusy } from './start-lock.js';
@@ -57,6 +58,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0007_catalog_graph': catalogGraphMigration,
     '0008_event_order': eventOrderMigration(dialect),
     '0010_history_time': historyTimeMigration,
+    '0014_manifests': manifestsMigration(dialect),
   };
 }
 

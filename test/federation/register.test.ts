@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { get, post } from '../helpers/http.js';
+import { hashToken } from '../../server/tokens.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /** rest-contract §13: `/register`, a collection of `service` representations keyed by accessPoint. */
@@ -61,6 +62,36 @@ describe('/register: registrations as service representations (rest-contract §1
       assert.equal(answer.status, 400, answer.text);
       assert.ok(answer.body.error.details.some((d: { path: string }) => d.path === want), answer.text);
       assert.equal((await get(`${server.url}/register?accessPoint=http://x.example`)).body.length, 0);
+    });
+  }
+});
+
+describe('/register with tokens: POST needs the register scope (rest-contract §13)', function () {
+  const tokens = { reporter: 'reporter-token-0123456789', writer: 'writer-token-0123456789' };
+  let server: RunningServer;
+  before(async () => {
+    const configured = JSON.stringify({
+      tokens: [
+        { name: 'reporter', hash: hashToken(tokens.reporter), scopes: ['register'] },
+        { name: 'writer', hash: hashToken(tokens.writer), scopes: ['read', 'create', 'update', 'delete'] },
+      ],
+    });
+    server = await startServer({ env: { TOPOCAT_TOKENS: configured } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  const cases: [string, { token: keyof typeof tokens | undefined; path: string; want: number }][] = [
+    ['the register scope registers', { token: 'reporter', path: '/register', want: 201 }],
+    ['create without register does not', { token: 'writer', path: '/register', want: 401 }],
+    ['no credentials do not', { token: undefined, path: '/register', want: 401 }],
+    ['register alone creates nothing else', { token: 'reporter', path: '/nodes', want: 401 }],
+  ];
+  for (const [name, { token, path, want }] of cases) {
+    it(`${name}: POST ${path} → ${want}`, async () => {
+      const answer = await post(`${server.url}${path}`, { accessPoint: 'http://scoped.example', name: 'n' }, token ? { Authorization: `Bearer ${tokens[token]}` } : {});
+      assert.equal(answer.status, want, answer.text);
     });
   }
 });

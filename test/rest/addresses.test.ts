@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type BetterSqlite3 from 'better-sqlite3';
 import knexFactory from 'knex';
+import { registerFunctions } from '../../server/storage/dialects/sqlite/functions.js';
 import { createTestDatabase, engine, postgresUrl, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { get, patch, post, put } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
@@ -100,7 +102,13 @@ async function rewind(database: TestDatabase, id: string, doc: string): Promise<
     await knex('topocat_migrations').where('name', '0004_service_facts').delete();
   };
   if (engine === 'postgres') return withPostgres(postgresUrl(), work, database.schema);
-  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: database.url.replace(/^sqlite:/, '') }, useNullAsDefault: true });
+  // The server's SQL functions: the manifest trigger on resource_current calls one (docs/federation.md).
+  const knex = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: database.url.replace(/^sqlite:/, '') },
+    useNullAsDefault: true,
+    pool: { afterCreate: (connection: BetterSqlite3.Database, done: (error: Error | null, connection: BetterSqlite3.Database) => void) => done((registerFunctions(connection), null), connection) },
+  });
   try {
     await work(knex);
   } finally {

@@ -12,6 +12,7 @@ import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
 import { postgresStatements } from './write-statements.js';
 import { postgresTime } from './time.js';
+import { postgresManifests } from './manifests.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -34,6 +35,7 @@ export function postgresDialect(databaseUrl: string): Dialect {
     history: postgresHistory,
     limits: { bindings: 65_535 },
     backup: new PostgresBackup(settings),
+    manifests: postgresManifests,
     time: postgresTime,
     announcements: new PostgresAnnouncements(settings),
   };

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { RE2JS } from 're2js';
+import { FIELD_FUNCTION, fieldOf } from './manifests.js';
 
 /** The SQL function `reg=` runs on SQLite: `topocat_regexp(pattern, text)`. */
 export const REGEXP_FUNCTION = 'topocat_regexp';
@@ -15,6 +16,8 @@ const KEPT = 32;
  * same engine, so both answer alike. Patterns arrive checked (query/regex.ts).
  */
 export function registerFunctions(database: BetterSqlite3.Database): void {
+  // The manifest trigger's (manifests.ts): every connection that may write resource_current.
+  database.function(FIELD_FUNCTION, { deterministic: true }, fieldOf);
   const compiled = new Map<string, RE2JS>();
   database.function(REGEXP_FUNCTION, { deterministic: true }, (pattern: unknown, text: unknown) => {
     if (typeof pattern !== 'string' || typeof text !== 'string') return 0;

@@ -13,6 +13,7 @@ import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
 import { sqliteStatements } from './write-statements.js';
 import { sqliteTime } from './time.js';
+import { sqliteManifests } from './manifests.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -39,6 +40,7 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     history: sqliteHistory,
     limits: { bindings: 32_766 },
     backup: new SqliteBackup(filename),
+    manifests: sqliteManifests,
     time: sqliteTime,
     announcements: sqliteAnnouncements,
   };

@@ -1,0 +1,12 @@
+/** The value sets of every collection's fields (migration 0014, docs/federation.md), kept by triggers. */
+export const MANIFEST_TABLE = 'manifest_values';
+/** The row of `topocat_service` holding the size past which a set is `*` (REGISTER_MANIFEST_LIMIT). */
+export const MANIFEST_LIMIT_SETTING = 'manifest_limit';
+/** A `value` that is not JSON: the set holds any value. */
+export const MANIFEST_STAR = '*';
+/** Collections without a manifest: the registrations themselves. */
+export const MANIFEST_UNSUMMARISED = ['register'] as const;
+/** Longest dotted field kept; a query on a longer one is past every query-string limit. */
+export const MAX_FIELD = 512;
+/** Longest value (as JSON text) kept as itself; a longer one makes its set `*`. */
+export const MAX_VALUE = 256;
