@@ -14,8 +14,8 @@ const LISTEN_AT_MOST_MS = 1_000;
  * lists of 1,000 nodes just sent, 15 of the 32 requests were cut so; and the connections the
  * kernel had queued but Node not yet accepted were reset when the listener closed.
  *
- * Here the listener closes at the first check (every 50 ms) that finds no connection accepted
- * since the one before, so what the kernel had queued at the signal is accepted and answered
+ * Here the listener closes at the first check (every 50 ms) whose turn of the event loop
+ * accepted no connection, so what the kernel had queued at the signal is accepted and answered
  * (at most 1 s after the signal), and a connection is closed only once it has been seen without
  * a request at two checks in a row, so its request, if it sent one, had turns of the loop to
  * arrive. Requests that arrive meanwhile are answered with `Connection: close` (server/serve.ts).
@@ -48,12 +48,16 @@ export class Drain {
   /** Stop accepting connections; `closed` is called once every connection has closed. */
   stop(closed: () => void): void {
     const began = performance.now();
-    let accepted = this.accepted;
     let listening = true;
     const check = setInterval(() => {
-      // The listener closes once a check finds no connection accepted since the one before
-      // (what the kernel had queued is in), or after LISTEN_AT_MOST_MS under a steady stream.
-      if (listening && (this.accepted === accepted || performance.now() - began > LISTEN_AT_MOST_MS)) {
+      // The listener closes once a turn of the event loop's I/O poll (between this timer and
+      // the immediate below), which accepts whatever the kernel has queued, accepted nothing;
+      // or after LISTEN_AT_MOST_MS under a steady stream. Comparing counts from timer to timer
+      // alone closed it once with a connection still queued: a timer can follow a timer with no
+      // poll between when the loop is busy.
+      const accepted = this.accepted;
+      setImmediate(() => {
+        if (!listening || (this.accepted !== accepted && performance.now() - began <= LISTEN_AT_MOST_MS)) return;
         listening = false;
         // net.Server's close: stop listening, call back once every connection has ended, and
         // leave the idle ones alone (http.Server's close would end them at once).
@@ -61,8 +65,7 @@ export class Drain {
           clearInterval(check);
           closed();
         });
-      }
-      accepted = this.accepted;
+      });
       for (const [socket, state] of this.connections) {
         if (state.active > 0) continue;
         if (++state.idleChecks >= 2) socket.end();
