@@ -46,8 +46,14 @@ export function manifestsMigration(dialect: Dialect): Knex.Migration {
 export class Manifests {
   constructor(private readonly db: Database) {}
 
-  /** Set the size past which a set is `*`; sets already `*` stay so. */
+  /**
+   * Set the size past which a set is `*` (sets already `*` stay so). Written only when it
+   * changes, so an ordinary start writes nothing (no write lock to wait for while a previous
+   * process on the same SQLite file still stops).
+   */
   async setLimit(limit: number): Promise<void> {
+    const row = (await this.guard(() => this.db.reader(SERVICE).where({ name: MANIFEST_LIMIT_SETTING }).first('value'))) as { value: string } | undefined;
+    if (row?.value === String(limit)) return;
     await this.guard(() => this.db.writer(SERVICE).where({ name: MANIFEST_LIMIT_SETTING }).update({ value: String(limit) }));
   }
 
