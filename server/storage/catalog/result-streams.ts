@@ -8,9 +8,8 @@ export const RESULT_STREAMS = 'catalog_result_streams';
 export const RESULT_CHUNKS = 'catalog_result_chunks';
 
 /**
- * Characters per stored piece: a GET holds one piece at a time. 64 Ki characters keeps a row
- * well inside SQLite's page overflow chain and PostgreSQL's TOAST, and a 10 MB result is 160
- * round trips.
+ * Characters per stored piece: a GET holds one piece at a time and reads each with one query, so
+ * a 10 MB document is about 160 reads. Not tuned: no measurement chose 64 Ki over another size.
  */
 export const CHUNK_CHARS = 64 * 1024;
 
@@ -74,7 +73,7 @@ export class ResultStreamStore {
         await trx(RESULT_CHUNKS).whereIn('stream_id', expired).delete();
         await trx(RESULT_STREAMS).where('expires_ms', '<=', now).delete();
         await trx(RESULT_STREAMS).insert({ id: record.id, owner_dn: record.ownerDn, operation: record.operation, chunks: pieces.length, created_ms: now, expires_ms: record.expiresMs });
-        // One row per statement: a piece is up to 64 Ki characters, and the dialects' bind limits are not the concern here.
+        // One row per statement, so no statement carries more than one piece.
         for (const [seq, text] of pieces.entries()) await trx(RESULT_CHUNKS).insert({ stream_id: record.id, seq, text });
       }),
     );
