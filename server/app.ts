@@ -26,6 +26,8 @@ import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { directSoap } from './soap/direct.js';
+import { mountResultRoute } from './soap/result-route.js';
+import type { ResultStreamStore } from './storage/catalog/result-streams.js';
 import { mountSoapEndpoint, soapExchange, type SoapEndpointOptions } from './soap/endpoint.js';
 import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
@@ -58,13 +60,15 @@ export interface AppDependencies {
   readonly metrics?: { readonly own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } | undefined;
   /** In lookup mode (LOOKUP=true): the registrations the collections are answered from. */
   readonly registry?: Registry;
+  /** Where the catalog's STREAMING results are kept; without it no result route is served. */
+  readonly catalogResults?: ResultStreamStore;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, metrics, registry }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, catalogResults, metrics, registry }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
@@ -100,6 +104,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
     description: loadServiceDescription(`${representations.addresses.baseUrl}${config.catalog.path}`),
     ...soapCalls({ config, logger, authenticator, catalog }),
   });
+  if (catalogResults) mountResultRoute(soap, { path: config.catalog.path, store: catalogResults, open: authenticator.open, adminDns: config.catalog.adminDns, now: Date.now });
 
   app.use(router.routes());
   app.use(soap.routes());

@@ -30,6 +30,8 @@ export interface CatalogConfig {
   readonly definitionsFile: string | undefined;
   /** Reject properties and elements the definitions do not name, and values of the wrong type. */
   readonly enforceDefinitions: boolean;
+  /** How long a STREAMING result may be fetched from its resultStreamUrl, in seconds. */
+  readonly resultTtlS: number;
 }
 
 export interface Timeouts {
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
       publicDns: list(env, 'CATALOG_PUBLIC_DNS'),
       definitionsFile: env.CATALOG_DEFINITIONS_FILE || undefined,
       enforceDefinitions: flag(env, 'CATALOG_ENFORCE_DEFINITIONS'),
+      resultTtlS: integer(env, 'CATALOG_RESULT_TTL_S', 3_600, 1, 7 * 24 * 3_600),
     },
     workers: workers(env, args),
     corsOrigins: origins(env, 'CORS_ORIGINS'),

@@ -16,10 +16,12 @@ import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { Drain } from './http/drain.js';
 import { StartGate } from './http/start-gate.js';
+import { withResultStreams } from './catalog/result-streams.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { reportLoopDelay } from './loop-delay.js';
+import { ResultStreamStore } from './storage/catalog/result-streams.js';
 import { CatalogStore } from './storage/catalog/store.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { syncFieldIndexes } from './storage/indexes.js';
@@ -222,7 +224,27 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
   const registry = config.federation.lookup ? new Registry(store) : undefined;
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics, ...(registry ? { registry } : {}) });
+  const catalogResults = new ResultStreamStore(database);
+  const streamingCatalog = withResultStreams(catalog, {
+    store: catalogResults,
+    urlOf: (id) => `${baseUrl}${config.catalog.path}/results/${id}`,
+    ttlMs: config.catalog.resultTtlS * 1000,
+    now: Date.now,
+  });
+  const handle = requestHandler({
+    config,
+    logger,
+    store,
+    measurements,
+    facts: serviceFacts,
+    authenticator,
+    representations,
+    events: subscriptions.events,
+    catalog: streamingCatalog,
+    catalogResults,
+    metrics,
+    ...(registry ? { registry } : {}),
+  });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
   gate.open();

@@ -6,6 +6,7 @@ import { eventOrderMigration, eventsMigration } from './events.js';
 import { manifestsMigration } from './manifests.js';
 import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
+import { resultStreamsMigration } from './catalog/result-streams.js';
 import { LockBusy } from './start-lock.js';
 import { historyTimeMigration } from './time-sql.js';
 
@@ -59,6 +60,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0008_event_order': eventOrderMigration(dialect),
     '0010_history_time': historyTimeMigration,
     '0014_manifests': manifestsMigration(dialect),
+    '0015_catalog_result_streams': resultStreamsMigration,
   };
 }
 

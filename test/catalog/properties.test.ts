@@ -221,9 +221,12 @@ describe('SOAP catalog: properties', function () {
   it('queryPropertyDefinitions without a definitions file: success with a nil metadataDefinition', async () => {
     const answer = await catalog.raw(`<queryPropertyDefinitionsRequest xmlns="http://www.cs.indiana.edu/dde/namespaces/2008/02/catalog/types"><resultDeliveryMethod>DIRECT</resultDeliveryMethod><errorDeliveryMethod>DIRECT</errorDeliveryMethod></queryPropertyDefinitionsRequest>`, { dn: ALICE });
     assert.match(answer.text, /<status>OPERATION_SUCCESSFUL<\/status><\/catalogOperationStatus><metadataDefinition xsi:nil="true"\/>/);
+    // STREAMING: the same nil element, as the document at resultStreamUrl.
     const typed = await alice.queryPropertyDefinitions({ resultDeliveryMethod: 'STREAMING', errorDeliveryMethod: DIRECT });
-    assert.equal(typed.metadataDefinition, null);
-    assert.equal(typed.resultStreamUrl, undefined);
+    assert.equal(typed.metadataDefinition, undefined);
+    const streamed = await fetch(typed.resultStreamUrl!, { headers: { Username: ALICE } });
+    assert.equal(streamed.status, 200);
+    assert.match(await streamed.text(), /<metadataDefinition xmlns="[^"]+" xmlns:xsi="[^"]+" xsi:nil="true"\/>$/);
   });
 
   it('without CATALOG_ENFORCE_DEFINITIONS any property is accepted', async () => {

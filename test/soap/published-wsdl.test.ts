@@ -19,6 +19,7 @@ const XSD = 'http://www.w3.org/2001/XMLSchema';
 const DOMAIN = 'http://www.cs.indiana.edu/dde/namespaces/2008/02/catalog/domain';
 
 const DN = 'CN=Published Client,O=Example';
+const STREAMING = 'STREAMING';
 
 type Parsed = Record<string, any>;
 const list = (value: unknown): Parsed[] => (value === undefined ? [] : Array.isArray(value) ? value : [value as Parsed]);
@@ -176,7 +177,7 @@ describe("XMC Cat's published WSDL", function () {
     });
 
     const ok = (result: Parsed) => assert.equal(result.catalogOperationStatus.status, 'OPERATION_SUCCESSFUL', JSON.stringify(result));
-    const resultFormat = (extra: object = {}) => ({ offset: 0, count: 0, hierarchyFilter: 'TARGET', contentFilter: 'ID_ONLY', ...extra, resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT });
+    const resultFormat = (extra: object = {}) => ({ offset: 0, count: 0, hierarchyFilter: 'TARGET', contentFilter: 'ID_ONLY', resultDeliveryMethod: DIRECT, errorDeliveryMethod: DIRECT, ...extra });
     const objectIds = (result: Parsed) => list(result.queryResponseSet?.guidResponse).map((n) => n.attributes.objectId as string);
 
     it('users, objects and properties', async () => {
@@ -213,6 +214,33 @@ describe("XMC Cat's published WSDL", function () {
       ok(await call('moveObject', { objectId: 'pub/c', parentId: whiteboard, errorDeliveryMethod: DIRECT }));
       ok(await call('deleteObject', { objectId: ['pub/p'], errorDeliveryMethod: DIRECT }));
       assert.equal((await call('objectExists', { objectId: 'pub/c', errorDeliveryMethod: DIRECT })).objectExists, true);
+    });
+
+    it('STREAMING: the answer is a resultStreamUrl from which the caller GETs the result document', async () => {
+      const saved = await call('saveQueryDefinition', { title: 'streamed', description: 'all collections', queryDefinition: { queryTarget: { aggrType: 'COLLECTION' } }, errorDeliveryMethod: DIRECT });
+      ok(saved);
+      const queryId = saved.queryId as string;
+      const streamed: [string, object, string, RegExp][] = [
+        ['getAllQueryDescriptions', { resultDeliveryMethod: STREAMING, errorDeliveryMethod: DIRECT }, 'queryDescriptionSet', new RegExp(`<queryId>${queryId}</queryId><name>streamed</name>`)],
+        ['getQueryDefinition', { queryId, resultDeliveryMethod: STREAMING, errorDeliveryMethod: DIRECT }, 'queryDefinition', /<queryTarget[^>]*><aggrType>COLLECTION<\/aggrType><\/queryTarget>/],
+        ['queryPropertyDefinitions', { resultDeliveryMethod: STREAMING, errorDeliveryMethod: DIRECT }, 'metadataDefinition', /xsi:nil="true"/],
+        ['allWorkspaceQuery', { queryResultFormat: { offset: 0, count: 0, hierarchyFilter: 'SUBTREE', contentFilter: 'ID_ONLY', resultDeliveryMethod: STREAMING, errorDeliveryMethod: DIRECT } }, 'queryResponseSet', /<guidResponse objectClass="COLLECTION" objectId="pub\/c"/],
+        ['query', { queryTarget: { aggrType: 'COLLECTION' }, queryResultFormat: resultFormat({ resultDeliveryMethod: STREAMING }) }, 'queryResponseSet', /objectId="pub\/c"/],
+        ['objectIdQuery', { objectId: ['pub/c'], queryResultFormat: resultFormat({ resultDeliveryMethod: STREAMING }) }, 'queryResponseSet', /objectId="pub\/c"/],
+      ];
+      for (const [operation, args, element, content] of streamed) {
+        const answer = await call(operation, args);
+        ok(answer);
+        const url = answer.resultStreamUrl as string;
+        assert.match(url, new RegExp(`^${catalog.url}/results/`), `${operation}: ${JSON.stringify(answer)}`);
+        const mine = await fetch(url, { headers: { Username: DN } });
+        assert.equal(mine.status, 200, operation);
+        const text = await mine.text();
+        assert.equal(parseXml(text).name, element, operation);
+        assert.match(text, content, `${operation}: ${text.slice(0, 400)}`);
+        assert.equal((await fetch(url, { headers: { Username: 'CN=Someone Else' } })).status, 404, operation);
+      }
+      ok(await call('deleteQueryDefinition', { queryId, errorDeliveryMethod: DIRECT }));
     });
 
     it('queries and saved query definitions', async () => {
