@@ -3,7 +3,7 @@
  * runs alone (`npm start`) or as one of the workers of server/cluster.ts; the caller decides
  * which signals stop it.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
@@ -27,6 +27,8 @@ import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
+import { errorBody } from './http/errors.js';
+import { requestIdOf } from './http/request-context.js';
 import { workerScrape } from './metrics/cluster.js';
 import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
@@ -197,6 +199,20 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     // client would otherwise hold its connection well past the configured bound.
     connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
   });
+  // The port is known only once listening (PORT=0), and the application needs it: until it is
+  // ready, a request (a health check polling the start) gets 503 with Retry-After instead of
+  // waiting for an answer that would never come.
+  // Assigned once the application is ready; the listener above reads it before that.
+  // eslint-disable-next-line prefer-const
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let stopping = false;
+  server.on('request', (req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    if (handle) return handle(req, res);
+    const body = JSON.stringify(errorBody(503, 'starting: try again in a moment', [], requestIdOf(req.headers['x-request-id'])));
+    res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
@@ -208,12 +224,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   subscriptions.attach(server);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
-  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
-  let stopping = false;
-  server.on('request', (req, res) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    handle(req, res);
-  });
+  handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };
   if (role === 'single') {
