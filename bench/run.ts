@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,generate]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -22,6 +22,7 @@ import { describeMachine, machine, table, type Row } from './harness/report.js';
 import { startTopocat } from './harness/topocat.js';
 import { catalogRows } from './rows/catalog.js';
 import { generateRows } from './rows/generate.js';
+import { lifecycleRows } from './rows/lifecycle.js';
 import { loopRow } from './rows/loop.js';
 import { measurementRows } from './rows/measurements.js';
 import { operatorRows } from './rows/operator.js';
@@ -29,11 +30,12 @@ import { postgresRows } from './rows/postgres.js';
 import { postgresUnavailable } from './harness/postgres.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
+import { timeRows } from './rows/time.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'generate'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -88,7 +90,9 @@ async function main(): Promise<number> {
   if (only.has('subscriptions')) rows.push(...(await subscriptionRows(ctx)));
   if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));
+  if (only.has('time')) rows.push(...(await timeRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
+  if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
 
   const m = machine();
   const minutes = (performance.now() - started) / 60_000;

@@ -8,6 +8,7 @@ import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
+import { mountRegisterRoutes } from './federation/register-routes.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -21,7 +22,8 @@ import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
 import type { Representations } from './rest/representation.js';
 import { loadServiceDescription } from './soap/description.js';
-import { mountSoapEndpoint } from './soap/endpoint.js';
+import { directSoap } from './soap/direct.js';
+import { mountSoapEndpoint, soapExchange, type SoapEndpointOptions } from './soap/endpoint.js';
 import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
 import type { ServiceFacts } from './storage/service-facts.js';
@@ -75,12 +77,14 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open });
   if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
-  mountRoutes(router, createRestHandlers({ store, representations, limits: config.limits, events }));
+  const handlers = createRestHandlers({ store, representations, limits: config.limits, events });
+  mountRoutes(router, handlers);
+  mountRegisterRoutes(router, handlers);
   mountMeasurements(router, { measurements, store, representations, limits: config.limits, events });
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
@@ -88,11 +92,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   mountSoapEndpoint(soap, {
     path: config.catalog.path,
     description: loadServiceDescription(`${representations.addresses.baseUrl}${config.catalog.path}`),
-    dispatcher: createDispatcher(catalog, catalogRejection(logger)),
-    limits: config.limits,
-    logger,
-    open: authenticator.open,
-    adminDns: config.catalog.adminDns,
+    ...soapCalls({ config, logger, authenticator, catalog }),
   });
 
   app.use(router.routes());
@@ -102,17 +102,25 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   return app;
 }
 
+/** How the SOAP endpoint answers a call, in Koa and before it. */
+function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependencies, 'config' | 'logger' | 'authenticator' | 'catalog'>): Omit<SoapEndpointOptions, 'path' | 'description'> {
+  return { dispatcher: createDispatcher(catalog, catalogRejection(logger)), limits: config.limits, logger, open: authenticator.open, adminDns: config.catalog.adminDns };
+}
+
 /**
- * What the HTTP server calls: the hot read (http/hot-read.ts) for a plain GET of one resource
- * in memory, Koa for everything else. With CORS configured every request goes to Koa, whose
- * policy adds its headers.
+ * What the HTTP server calls: SOAP calls (soap/direct.ts) and the hot read (http/hot-read.ts)
+ * for a plain GET of one resource in memory, Koa for everything else. With CORS configured
+ * every request goes to Koa, whose policy adds its headers.
  */
 export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const koa = createApp(dependencies).callback();
   if (corsPolicy(dependencies.config.corsOrigins)) return (req, res) => void koa(req, res);
-  const { store, representations, authenticator, logger } = dependencies;
-  const hot = hotRead({ kinds, store, representations, authenticator, access: accessLine(logger, dependencies.metrics?.own) });
+  const { store, representations, authenticator, logger, config } = dependencies;
+  const access = accessLine(logger, dependencies.metrics?.own);
+  const hot = hotRead({ kinds, store, representations, authenticator, access });
+  const soap = directSoap({ path: config.catalog.path, exchange: soapExchange(soapCalls(dependencies)), authenticator, access });
   return (req, res) => {
+    if (soap(req, res)) return;
     const answered = hot(req, res);
     if (answered === false) void koa(req, res);
     else if (answered !== true) {

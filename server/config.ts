@@ -41,6 +41,11 @@ export interface Timeouts {
   readonly keepAliveMs: number;
   /** On SIGTERM, how long in-flight requests may take before the process exits anyway. */
   readonly shutdownMs: number;
+  /**
+   * At start, how long to wait for the database's write lock held by another process (on
+   * SQLite, a previous server still stopping) before giving up.
+   */
+  readonly startLockMs: number;
 }
 
 /** Subscriptions (docs/subscriptions.md): what one process holds for its subscribers at most. */
@@ -203,6 +208,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
       headersMs: Math.min(integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500), requestMs),
       keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
       shutdownMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+      startLockMs: integer(env, 'START_LOCK_TIMEOUT_MS', 30_000, 0),
     },
     catalog: {
       path: catalogPath(env.CATALOG_PATH || '/catalog'),

@@ -3,12 +3,15 @@
  * runs alone (`npm start`) or as one of the workers of server/cluster.ts; the caller decides
  * which signals stop it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
+import { registerKind } from './federation/register-kind.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
+import { Drain } from './http/drain.js';
+import { StartGate } from './http/start-gate.js';
 import { createCatalogService } from './catalog/service.js';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -21,14 +24,13 @@ import { keepStatistics } from './storage/statistics.js';
 import { CurrentCache } from './storage/current-cache.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
+import { StartLock } from './storage/start-lock.js';
 import { OwnAddresses } from './rest/addresses.js';
 import { Representations } from './rest/representation.js';
 import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
 import { loadTokens } from './tokens.js';
-import { errorBody } from './http/errors.js';
-import { requestIdOf } from './http/request-context.js';
 import { workerScrape } from './metrics/cluster.js';
 import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
@@ -117,9 +119,10 @@ async function loadCatalogDefinitions(config: Config): Promise<Definitions> {
 export async function prepare(config: Config, logger: Logger): Promise<StartFacts> {
   const authenticator = chooseAuthenticator(config);
   const definitions = await loadCatalogDefinitions(config);
-  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger });
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
+  const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger, startLock });
   try {
-    await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   } finally {
     await database.close();
   }
@@ -169,13 +172,15 @@ function processMetrics(database: Database, subscriptions: Subscriptions, role: 
 
 export async function serve(config: Config, logger: Logger, role: Role): Promise<RunningServer> {
   const authenticator = chooseAuthenticator(config);
+  const startLock = new StartLock(config.timeouts.startLockMs, logger);
   const database: Database = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
     logger,
     migrations: role === 'worker' ? 'verify' : 'run',
+    startLock,
   });
-  if (role === 'single') await syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes));
+  if (role === 'single') await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
   const store = new ResourceStore(database, readCache(database, config, role));
@@ -199,32 +204,28 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     // client would otherwise hold its connection well past the configured bound.
     connectionsCheckingInterval: Math.max(250, Math.min(1000, config.timeouts.headersMs / 4)),
   });
-  // The port is known only once listening (PORT=0), and the application needs it: until it is
-  // ready, a request (a health check polling the start) gets 503 with Retry-After instead of
-  // waiting for an answer that would never come.
-  // Assigned once the application is ready; the listener above reads it before that.
-  // eslint-disable-next-line prefer-const
-  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  let stopping = false;
-  server.on('request', (req, res) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    if (handle) return handle(req, res);
-    const body = JSON.stringify(errorBody(503, 'starting: try again in a moment', [], requestIdOf(req.headers['x-request-id'])));
-    res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-  });
+  // Answers 503 from the moment the port is open until the handlers below are attached.
+  const gate = new StartGate(server);
+  const drain = new Drain(server);
   const address = await listen(server, config);
   const baseUrl = baseUrlOf(config, address.port);
   const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
   const serviceFacts = new ServiceFacts(database);
   const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
-  await addresses.start();
-  const representations = new Representations(kinds, addresses);
+  await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
+  const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  subscriptions.attach(server);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
-  handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
+  const handle = requestHandler({ config, logger, store, measurements, facts: serviceFacts, authenticator, representations, events: subscriptions.events, catalog, metrics });
+  let stopping = false;
+  // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.
+  gate.open();
+  subscriptions.attach(server);
+  server.on('request', (req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    handle(req, res);
+  });
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };
   if (role === 'single') {
@@ -244,7 +245,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       server.closeAllConnections();
     }, config.timeouts.shutdownMs);
     force.unref();
-    server.close(async () => {
+    drain.stop(async () => {
       clearTimeout(force);
       await stopStatistics();
       await stopPruning();
@@ -254,7 +255,6 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       logger.info('stopped');
       logger.flush(() => process.exit(0));
     });
-    server.closeIdleConnections();
     // Subscribers would hold their connections open until the timeout: they reconnect elsewhere.
     void subscriptions.close();
   };

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { describeDatabase } from './storage/database-identity.js';
-import { SchemaMismatchError } from './storage/migrations.js';
+import { NewerDatabase } from './storage/migrations.js';
+import { StartLockTimeout } from './storage/start-lock.js';
 
 /** What a system or driver error carries that says why the start failed. */
 interface Cause {
@@ -30,12 +31,13 @@ export function describeStartFailure(error: unknown, config: Config): string | u
   const { code, syscall, hostname } = causes[0] ?? {};
   const where = `${config.host}:${config.port}`;
   const database = describeDatabase(config.databaseUrl);
-  if (error instanceof SchemaMismatchError) return `the database ${database} ${error.message}`;
+  if (error instanceof NewerDatabase) return `the database ${database} ${error.message}`;
   if (code === 'EADDRINUSE') return `port ${config.port} on ${config.host} is already in use; stop the other server or set PORT to a free port (PORT=0 picks one)`;
   if (code === 'EACCES' && syscall === 'listen') return `not allowed to listen on ${where} (ports below 1024 need privileges); set PORT`;
   const lookup = code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   if (code === 'EADDRNOTAVAIL' || (lookup && syscall === 'getaddrinfo' && hostname === config.host)) return `HOST ${config.host} is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)`;
   if (lookup) return `the database host ${typeof hostname === 'string' ? hostname : ''} of DATABASE_URL (${database}) does not resolve (${String(code)}); check the host name`.replace('host  of', 'host of');
+  if (error instanceof StartLockTimeout) return `the database ${database} stayed locked by another process for ${error.waitedMs} ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS`;
   if (code === 'SQLITE_CANTOPEN') return `cannot open the SQLite database ${database}: check that its folder exists and is writable`;
   if (codeIs('SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_READONLY_DIRECTORY') || says('attempt to write a readonly database')) {
     return `the SQLite database ${database} is read-only: make the file and its folder writable by this user (SQLite writes its -wal and -shm files beside it)`;

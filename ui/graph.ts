@@ -124,12 +124,29 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: '.faded', style: { opacity: 0.15 } },
   { selector: 'node.match', style: { 'border-color': '#dc2626', 'border-width': 3 } },
   { selector: '.on-path', style: { 'line-color': '#dc2626', 'target-arrow-color': '#dc2626', 'border-color': '#dc2626', 'border-width': 3, width: 3, 'z-index': 10 } },
+  // What changed between two instants (the time bar's comparison): created, changed, deleted.
+  { selector: 'node.created', style: { 'border-color': '#16a34a', 'border-width': 3 } },
+  { selector: 'edge.created', style: { 'line-color': '#16a34a', 'target-arrow-color': '#16a34a', width: 3 } },
+  { selector: 'node.changed', style: { 'border-color': '#d97706', 'border-width': 3 } },
+  { selector: 'edge.changed', style: { 'line-color': '#d97706', 'target-arrow-color': '#d97706', width: 3 } },
+  { selector: 'node.deleted', style: { 'border-color': '#dc2626', 'border-width': 3, 'border-style': 'dashed', opacity: 0.55 } },
+  { selector: 'edge.deleted', style: { 'line-color': '#dc2626', 'target-arrow-color': '#dc2626', 'line-style': 'dashed', width: 2, opacity: 0.55 } },
   { selector: ':selected', style: { 'overlay-color': '#111827', 'overlay-opacity': 0.15, 'overlay-padding': 4 } },
 ];
 
 /** The picture: a Cytoscape.js graph with fCoSE layouts (compound nodes are fCoSE's strength). */
+/** Element ids by how they changed between two instants. */
+export interface Marks {
+  readonly created: ReadonlySet<string>;
+  readonly changed: ReadonlySet<string>;
+  readonly deleted: ReadonlySet<string>;
+}
+
 export class Graph {
   readonly cy: Core;
+
+  /** Where nodes stood when they left the picture: one that comes back (another instant of the time bar) returns there. */
+  private readonly left = new Map<string, { x: number; y: number }>();
 
   /** How the last large picture was placed: by a layout on the worker, or from kept positions. */
   placement: 'worker' | 'kept' | 'page' | undefined;
@@ -188,8 +205,9 @@ export class Graph {
   /**
    * Bring the picture to `elements`: add what is new, remove what is gone, update labels and
    * containers, and lay out again around what stayed (new elements start beside their container).
+   * Without `relayout` (the time bar's pictures), whatever stays keeps its position.
    */
-  update(elements: readonly ElementDefinition[]): Promise<void> {
+  update(elements: readonly ElementDefinition[], relayout = true): Promise<void> {
     const wanted = new Map(elements.map((e) => [e.data.id!, e]));
     /** Nodes that a new port was drawn beside: their rings are laid anew. */
     const rings = new Set<string>();
@@ -198,6 +216,7 @@ export class Graph {
       for (const element of this.cy.elements().toArray()) {
         const want = wanted.get(element.id());
         if (!want || (element.isEdge() && (element.data('source') !== want.data.source || element.data('target') !== want.data.target))) {
+          if (element.isNode()) this.left.set(element.id(), { ...element.position() });
           element.remove();
           changed = true;
         }
@@ -208,8 +227,13 @@ export class Graph {
           // Beside its node (a port drawn beside one) or in its container.
           const near = want.data.node ?? want.data.parent;
           const beside = near ? this.cy.getElementById(near) : undefined;
+          // A member of a container that holds others already goes just below them, not on top of them.
+          const below = beside && beside.nonempty() && want.data.node === undefined && (beside as NodeSingular).isParent() ? (beside as NodeSingular).children().boundingBox({}) : undefined;
           const at = beside && beside.nonempty() ? beside.position() : this.cy.extent();
-          const position = 'x' in at ? { x: at.x + Math.random() * 40 - 20, y: at.y + Math.random() * 40 - 20 } : { x: (at.x1 + at.x2) / 2, y: (at.y1 + at.y2) / 2 };
+          // Where it was when it left the picture (the time bar's other instant), else beside.
+          const position =
+            this.left.get(id) ??
+            (below ? { x: (below.x1 + below.x2) / 2, y: below.y2 + 40 } : 'x' in at ? { x: at.x + Math.random() * 40 - 20, y: at.y + Math.random() * 40 - 20 } : { x: (at.x1 + at.x2) / 2, y: (at.y1 + at.y2) / 2 });
           const added = this.cy.add({ ...want, ...(want.group === 'nodes' ? { position } : {}) });
           if (this.large && want.data.kind === 'ports') added.addClass('quiet');
           if (this.large && want.group === 'edges') added.addClass('bulk');
@@ -230,7 +254,16 @@ export class Graph {
         for (const node of rings) ring(this.cy.getElementById(node).position(), this.cy.nodes('[kind = "ports"]').filter((port) => port.data('node') === node).toArray() as NodeSingular[]);
       });
     }
-    return changed && !this.large ? this.layout(false) : Promise.resolve();
+    return changed && relayout && !this.large ? this.layout(false) : Promise.resolve();
+  }
+
+  /** Mark what was created, changed and deleted (element ids); undefined clears the marks. */
+  mark(marks: Marks | undefined): void {
+    this.cy.batch(() => {
+      this.cy.elements().removeClass('created changed deleted');
+      if (!marks) return;
+      for (const kind of ['created', 'changed', 'deleted'] as const) for (const id of marks[kind]) this.cy.getElementById(id).addClass(kind);
+    });
   }
 
   private layout(fresh: boolean): Promise<void> {

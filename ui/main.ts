@@ -1,9 +1,10 @@
 import { Http, TopologyClient, UnauthorizedError, type ServiceChange } from '../generated/client/rest.js';
 import { askToken, describe, storedToken } from './access.js';
 import { Details } from './details.js';
-import { elementsOf, Graph } from './graph.js';
+import { elementsOf, Graph, type Marks } from './graph.js';
 import { Positions } from './positions.js';
-import { DRAWN, Topology, type Drawn, type Resource } from './topology.js';
+import { instantText, TimeBar, type TimeView } from './time.js';
+import { DRAWN, elementId, Topology, type Drawn, type Resource } from './topology.js';
 
 /**
  * /ui: the topology the service holds, drawn, and kept current from the service-wide event
@@ -11,13 +12,18 @@ import { DRAWN, Topology, type Drawn, type Resource } from './topology.js';
  * loads nothing from anywhere else.
  */
 
-type Status = 'loading' | 'live' | 'reconnecting' | 'needs-token' | 'error';
+type Status = 'loading' | 'live' | 'past' | 'reconnecting' | 'needs-token' | 'error';
 
 const $ = <T extends HTMLElement>(selector: string): T => document.querySelector<T>(selector)!;
 // The service's base address is where /ui lives (a proxy may serve it under a prefix).
 const baseUrl = new URL('.', location.href).href.replace(/\/$/, '');
 
 const topology = new Topology();
+/** What the picture shows: `topology` while live; the time bar's state of another instant otherwise. */
+let drawn = topology;
+let shown: TimeView = {};
+/** Counts the time bar's requests, so an answer that arrives after a newer one is dropped. */
+let timeTurn = 0;
 const graph = new Graph($('#graph'), new Positions(`topocat.positions ${baseUrl}`));
 let selected: string | undefined;
 let filterIds: ReadonlySet<string> | undefined;
@@ -27,13 +33,15 @@ let refreshing: number | undefined;
 const timings: Record<string, number> = {};
 let readHistory: (collection: Drawn, id: string) => Promise<Resource[]> = () => Promise.resolve([]);
 let filterRequest: (query: string) => Promise<Resource[]> = () => Promise.resolve([]);
+let readPast: (view: TimeView) => Promise<{ topology: Topology; marks?: Marks }> = () => Promise.resolve({ topology });
+const timeBar = new TimeBar($('#time'), (view) => void showTime(view));
 const details = new Details($('#details'), (collection, id) => readHistory(collection, id), (error) => report(error));
 
 function setStatus(status: Status, text?: string): void {
   document.body.dataset.status = status;
-  const counts = topology.counts();
+  const counts = drawn.counts();
   const summary = `${counts.domains} domains · ${counts.networks} networks · ${counts.nodes} nodes · ${counts.ports} ports · ${counts.links} links · ${counts.paths} paths`;
-  const words: Record<Status, string> = { loading: 'loading…', live: 'live', reconnecting: 'connection lost, resuming…', 'needs-token': 'a token is needed', error: 'error' };
+  const words: Record<Status, string> = { loading: 'loading…', live: 'live', past: 'the past', reconnecting: 'connection lost, resuming…', 'needs-token': 'a token is needed', error: 'error' };
   $('#status').textContent = `${words[status]}${text ? `: ${text}` : ''} — ${summary}`;
 }
 
@@ -45,14 +53,14 @@ function report(error: unknown): void {
 /** Show the selected element's details and the paths through it. */
 function select(element: string | undefined): void {
   selected = element;
-  const resource = element === undefined ? undefined : topology.get(element);
+  const resource = element === undefined ? undefined : drawn.get(element);
   if (element === undefined || !resource) {
-    graph.highlight([], topology);
+    graph.highlight([], drawn);
     details.clear();
     return;
   }
-  const paths = topology.pathsThrough(element);
-  graph.highlight(paths, topology);
+  const paths = drawn.pathsThrough(element);
+  graph.highlight(paths, drawn);
   void details.show(element.slice(0, element.indexOf('/')) as Drawn, resource, paths);
 }
 
@@ -63,7 +71,7 @@ async function applyFilter(): Promise<void> {
     filterIds = undefined;
   } else {
     try {
-      const matches = await filterRequest(filterText);
+      const matches = await filterRequest(shown.at === undefined ? filterText : `${filterText}&at=${shown.at}`);
       filterIds = new Set(matches.map((node) => `nodes/${node.id}`));
     } catch (error) {
       filterIds = undefined;
@@ -76,7 +84,8 @@ async function applyFilter(): Promise<void> {
 
 /** Draw what changed, once per burst of events. */
 function scheduleRefresh(nodesChanged: boolean): void {
-  if (refreshing !== undefined) return;
+  // Another instant is shown: the live picture waits until the time bar comes back to now.
+  if (refreshing !== undefined || drawn !== topology) return;
   refreshing = window.setTimeout(async () => {
     refreshing = undefined;
     await graph.update(elementsOf(topology));
@@ -99,6 +108,60 @@ function apply(change: ServiceChange): void {
 }
 
 /**
+ * Draw what the time bar asks for (docs/ui.md): live, the state at an instant (`at`), and/or
+ * what changed since an instant marked. Whatever stays keeps its position: only what is new to
+ * the picture is placed, beside its container.
+ */
+async function showTime(view: TimeView): Promise<void> {
+  const turn = ++timeTurn;
+  $('#problem').hidden = true;
+  try {
+    const live = view.at === undefined && view.since === undefined;
+    const past = live ? { topology } : await readPast(view);
+    if (turn !== timeTurn) return;
+    shown = view;
+    drawn = past.topology;
+    await graph.update(elementsOf(drawn), false);
+    graph.mark(past.marks);
+    if (filterText !== '') await applyFilter();
+    else graph.filter(filterIds);
+    if (selected !== undefined) select(drawn.get(selected) ? selected : undefined);
+    const marks = past.marks ? ` — ${past.marks.created.size} created, ${past.marks.changed.size} changed, ${past.marks.deleted.size} deleted` : '';
+    if (live) setStatus('live');
+    else setStatus('past', `${view.since !== undefined ? `changes since ${instantText(view.since)}, ` : ''}as at ${view.at === undefined ? 'now' : instantText(view.at)}${marks}`);
+    document.body.dataset.shown = live ? 'live' : `${view.at ?? 'now'}/${view.since ?? ''}`;
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** The state at `view.at` (now when absent), with what changed since `view.since` marked; deleted resources drawn as they were. */
+async function pastOf(collections: Readonly<Record<Drawn, TopologyClient['nodes']>>, view: TimeView): Promise<{ topology: Topology; marks?: Marks }> {
+  const [since, at] = view.since !== undefined && view.at !== undefined && view.since > view.at ? [view.at, view.since] : [view.since, view.at];
+  const state = new Topology();
+  if (at === undefined) for (const collection of DRAWN) for (const resource of topology.of(collection).values()) state.put(collection, resource);
+  else {
+    const lists = await Promise.all(DRAWN.map(async (collection) => [collection, (await collections[collection].at(at).list()) as unknown as Resource[]] as const));
+    for (const [collection, resources] of lists) for (const resource of resources) state.put(collection, resource);
+  }
+  if (since === undefined) return { topology: state };
+  const marks = { created: new Set<string>(), changed: new Set<string>(), deleted: new Set<string>() };
+  const changes = await Promise.all(DRAWN.map(async (collection) => [collection, await collections[collection].changes(since, at)] as const));
+  for (const [collection, entries] of changes) {
+    for (const entry of entries) {
+      const id = elementId(collection, entry.id);
+      if (entry.change === 'created') marks.created.add(id);
+      else if (entry.change === 'updated') marks.changed.add(id);
+      else {
+        marks.deleted.add(id);
+        state.put(collection, entry.before as unknown as Resource);
+      }
+    }
+  }
+  return { topology: state, marks };
+}
+
+/**
  * Follow first, then read: the stream is open before the lists are read, so a change committed
  * in between is in a list or in the stream (applying it twice is harmless: newer `ts` wins).
  */
@@ -112,7 +175,7 @@ async function run(client: TopologyClient, http: Http): Promise<void> {
   const stream = client.changes(DRAWN, {
     onConnect: () => {
       connected();
-      if (loaded) setStatus('live');
+      if (loaded && drawn === topology) setStatus('live');
     },
     onDisconnect: () => setStatus('reconnecting'),
   });
@@ -128,9 +191,12 @@ async function run(client: TopologyClient, http: Http): Promise<void> {
   const collections = { domains: client.domains, networks: client.networks, nodes: client.nodes, ports: client.ports, links: client.links, paths: client.paths };
   readHistory = async (collection, id) => (await collections[collection].history(id)) as unknown as Resource[];
   filterRequest = async (query) => (await http.request('GET', `/nodes?${query}&fields=id`)).body as Resource[];
+  readPast = (view) => pastOf(collections as unknown as Record<Drawn, TopologyClient['nodes']>, view);
   const lists = await Promise.all(DRAWN.map(async (collection) => [collection, (await collections[collection].list()) as unknown as Resource[]] as const));
   for (const [collection, resources] of lists) for (const resource of resources) topology.put(collection, resource);
   timings.loaded = performance.now() - started;
+  const oldest = Math.min(...lists.flatMap(([, resources]) => resources.map((r) => r.ts)));
+  timeBar.range(Number.isFinite(oldest) ? oldest : Date.now() * 1000);
   await graph.draw(elementsOf(topology));
   timings.laidOut = performance.now() - started;
   // Drawn: the frame after the layout has been painted.
@@ -173,5 +239,19 @@ $<HTMLButtonElement>('#fit').addEventListener('click', () => graph.cy.fit(undefi
 details.clear();
 
 // For people debugging the page and for its browser tests: the graph and what the page knows.
-Object.assign(window, { topocat: { cy: graph.cy, topology, timings, lastEventId: () => lastEventId, select, placement: () => graph.placement } });
+Object.assign(window, {
+  topocat: {
+    cy: graph.cy,
+    topology,
+    timings,
+    lastEventId: () => lastEventId,
+    select,
+    placement: () => graph.placement,
+    /** Move the time bar to `view` and draw it (what a person does with the slider). */
+    showTime: (view: TimeView) => {
+      timeBar.set(view);
+      return showTime(view);
+    },
+  },
+});
 void start();

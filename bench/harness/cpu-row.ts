@@ -5,11 +5,14 @@ import { count, ratio, type Row } from './report.js';
 
 const micros = (n: number): string => `${n.toFixed(0)} µs`;
 
-/** A headline row: CPU per request of ours against the reference at the fixed rate; ratio = reference ÷ ours. */
-export function cpuRow(what: string, reference: string, cpu: CpuComparison, target: number, ctx: BenchContext): Row {
+/**
+ * A headline row: CPU per request of ours against the reference at the fixed rate (CPU_LOAD, or
+ * `load` where the reference cannot serve that); ratio = reference ÷ ours.
+ */
+export function cpuRow(what: string, reference: string, cpu: CpuComparison, target: number, ctx: BenchContext, load: { rate: number; connections: number } = CPU_LOAD): Row {
   const rounds = ctx.sizes.cpuRounds;
   return {
-    row: `${what} at ${count(CPU_LOAD.rate)} req/s offered, ${CPU_LOAD.connections} connections${rounds > 1 ? ` (median of ${rounds} rounds)` : ''}`,
+    row: `${what} at ${count(load.rate)} req/s offered, ${load.connections} connections${rounds > 1 ? ` (median of ${rounds} rounds)` : ''}`,
     result: `${micros(cpu.ours)}; ${reference} ${micros(cpu.reference)}; ratio ${ratio(cpu.ratio)} (lowest rate served ${count(cpu.servedRate)}/s)`,
     target: `ratio ≥ ${target}`,
     met: cpu.ratio >= target,

@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { keepAliveAgent, timedRequest } from './client.js';
+import { cpuSeconds } from './cpu.js';
 
 export interface Throughput {
   readonly requestsPerSecond: number;
@@ -64,6 +65,8 @@ export interface Latency {
   readonly p99: number;
   readonly count: number;
   readonly failures: number;
+  /** With `pid`: the server's CPU time per recorded request (µs), from /proc (see cpu.ts). */
+  readonly cpuMicroseconds?: number;
 }
 
 export interface LatencyOptions {
@@ -77,6 +80,8 @@ export interface LatencyOptions {
   readonly seconds: number;
   /** Check a 2xx answer's body; a false result counts as a failure. */
   readonly check?: (body: string) => boolean;
+  /** The server's pid: its CPU time over the recorded requests is reported per request. */
+  readonly pid?: number;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
@@ -108,9 +113,11 @@ export async function latency(options: LatencyOptions): Promise<Latency> {
   };
   try {
     const warm = await run(1, false, 0);
+    const before = options.pid === undefined ? 0 : cpuSeconds(options.pid);
     const { times, failures } = await run(options.seconds, true, warm.i);
+    const cpu = options.pid === undefined || times.length === 0 ? {} : { cpuMicroseconds: ((cpuSeconds(options.pid) - before) * 1e6) / times.length };
     times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, failures: failures + warm.failures };
+    return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, failures: failures + warm.failures, ...cpu };
   } finally {
     agent.destroy();
   }

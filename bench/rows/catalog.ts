@@ -33,6 +33,13 @@ import {
 /** Where topocat serves the catalog by default, and where the node-soap peer listens. */
 const CATALOG_PATH = '/catalog';
 
+/**
+ * The fixed load of objectIdQuery's CPU row: node-soap's server spends about 6 ms of CPU on
+ * each answer of 100 objects (writing the XML), so it serves at most about 150 a second on this
+ * machine; at CPU_LOAD's 1,500 it would measure a queue.
+ */
+const ID_QUERY_LOAD = { rate: 50, connections: 8 } as const;
+
 /** Success, whatever prefix the writer chose (node-soap writes `types:status`). */
 const SUCCESS = /<(?:\w+:)?status>OPERATION_SUCCESSFUL<\/(?:\w+:)?status>/;
 
@@ -85,7 +92,7 @@ async function versusNodeSoap(
   server: Measured,
   request: SoapRequest,
   read: (node: XmlNode) => unknown,
-  measureCpu: boolean,
+  cpuLoad: { rate: number; connections: number } | undefined,
 ): Promise<{ ours: number; peer: number; failures: number; cpu: CpuComparison | undefined }> {
   const endpoint = `${server.url}${CATALOG_PATH}`;
   const client = await soap.createClientAsync(`${endpoint}?wsdl`);
@@ -104,8 +111,11 @@ async function versusNodeSoap(
       throw new Error(`node-soap's answer to ${request.operation} does not read the same as topocat's (both are in ${ctx.dir}): the comparison would be unfair`);
     }
     const load = { paths: [CATALOG_PATH], method: 'POST' as const, headers: soapHeaders(ctx, request), body: request.body };
-    const fixed = { ...load, seconds: ctx.sizes.cpuSeconds, ...CPU_LOAD };
-    const cpu = measureCpu ? await compareCpu({ ...fixed, url: peer.url, pid: peer.pid }, { ...fixed, url: server.url, pid: server.pid }, ctx.sizes.cpuRounds) : undefined;
+    let cpu: CpuComparison | undefined;
+    if (cpuLoad) {
+      const fixed = { ...load, seconds: ctx.sizes.cpuSeconds, ...cpuLoad };
+      cpu = await compareCpu({ ...fixed, url: peer.url, pid: peer.pid }, { ...fixed, url: server.url, pid: server.pid }, ctx.sizes.cpuRounds);
+    }
     const peerRate = await throughput({ ...load, seconds: ctx.sizes.throughputSeconds, url: peer.url });
     const ourRate = await throughput({ ...load, seconds: ctx.sizes.throughputSeconds, url: server.url });
     return { ours: ourRate.requestsPerSecond, peer: peerRate.requestsPerSecond, failures: ourRate.failures + peerRate.failures, cpu };
@@ -120,11 +130,11 @@ export async function catalogRows(ctx: BenchContext, server: Measured): Promise<
   const load = await loadCatalog(ctx, endpoint);
 
   ctx.log('checkStatus against node-soap');
-  const status = await versusNodeSoap(ctx, server, checkStatus(), codecs.readCheckStatusResponseElement, true);
+  const status = await versusNodeSoap(ctx, server, checkStatus(), codecs.readCheckStatusResponseElement, CPU_LOAD);
   const statusRatio = status.ours / status.peer;
 
   ctx.log('objectIdQuery against node-soap');
-  const ids = await versusNodeSoap(ctx, server, objectIdQuery(), codecs.readQueryResponseElement, false);
+  const ids = await versusNodeSoap(ctx, server, objectIdQuery(), codecs.readQueryResponseElement, ID_QUERY_LOAD);
   const idsRatio = ids.ours / ids.peer;
 
   ctx.log('context query');
@@ -151,11 +161,12 @@ export async function catalogRows(ctx: BenchContext, server: Measured): Promise<
       figures: { requestsPerSecond: status.ours, peerRequestsPerSecond: status.peer, ratio: statusRatio },
       failures: status.failures,
     },
+    cpuRow(`SOAP objectIdQuery of ${ID_QUERY_OBJECTS} objects × 5 properties × 2 elements, FULL_SCHEMA, from the database: server CPU per request`, "node-soap's server, same answer from memory", ids.cpu!, 3, ctx, ID_QUERY_LOAD),
     {
-      row: `SOAP objectIdQuery of ${ID_QUERY_OBJECTS} objects × 5 properties × 2 elements, FULL_SCHEMA, from the database`,
+      row: `SOAP objectIdQuery of ${ID_QUERY_OBJECTS} objects × 5 properties × 2 elements: requests per second (16 connections, flat out)`,
       result: `${count(ids.ours)} req/s; node-soap from memory ${count(ids.peer)} req/s; ratio ${ratio(idsRatio)}`,
-      target: 'ratio ≥ 3',
-      met: idsRatio >= 3,
+      target: 'report',
+      met: undefined,
       figures: { requestsPerSecond: ids.ours, peerRequestsPerSecond: ids.peer, ratio: idsRatio },
       failures: ids.failures,
     },

@@ -278,16 +278,25 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
         figures: { postgresRequestsPerSecond: getOne.rate, sqliteRequestsPerSecond: getLite.rate },
         failures: getOne.failures + getLite.failures,
       });
-      const one = await flatOut(ctx, [postgres.server], 16, postRequest(ctx));
-      const two = await flatOut(ctx, [postgres.server, second.server], 16, postRequest(ctx));
+      // One process and two in alternation, cpuRounds times: on a shared machine a single pair of
+      // runs swung from 0.54 to 1.40 (scratch, load average 8); the median ratio of the pairs counts.
+      const ones: { rate: number; failures: number }[] = [];
+      const twos: { rate: number; failures: number }[] = [];
+      for (let round = 0; round < ctx.sizes.cpuRounds; round++) {
+        ones.push(await flatOut(ctx, [postgres.server], 16, postRequest(ctx)));
+        twos.push(await flatOut(ctx, [postgres.server, second.server], 16, postRequest(ctx)));
+      }
       const lite = await flatOut(ctx, [sqlite.server], 16, postRequest(ctx));
+      const one = median(ones.map((r) => r.rate));
+      const two = median(twos.map((r) => r.rate));
+      const pairs = median(twos.map((r, i) => r.rate / ones[i]!.rate));
       rows.push({
-        row: 'PostgreSQL: REST POST one node (16 connections, flat out): two server processes on one database vs one',
-        result: `${count(two.rate)} vs ${count(one.rate)} nodes/s; ratio ${ratio(two.rate / one.rate)} (SQLite, one process: ${count(lite.rate)} nodes/s)`,
+        row: `PostgreSQL: REST POST one node (16 connections, flat out): two server processes on one database vs one (median of ${count(ctx.sizes.cpuRounds)} alternating pairs)`,
+        result: `${count(two)} vs ${count(one)} nodes/s; ratio ${ratio(pairs)} (SQLite, one process: ${count(lite.rate)} nodes/s)`,
         target: 'ratio ≥ 1.0',
-        met: two.rate / one.rate >= 1,
-        figures: { twoProcessesPerSecond: two.rate, oneProcessPerSecond: one.rate, ratio: two.rate / one.rate, sqlitePerSecond: lite.rate },
-        failures: one.failures + two.failures + lite.failures,
+        met: pairs >= 1,
+        figures: { twoProcessesPerSecond: two, oneProcessPerSecond: one, ratio: pairs, sqlitePerSecond: lite.rate },
+        failures: [...ones, ...twos, lite].reduce((sum, r) => sum + r.failures, 0),
       });
 
       ctx.log('postgres: lock waits of 16 writers across two processes');

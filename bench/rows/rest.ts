@@ -104,6 +104,30 @@ async function queries(ctx: BenchContext, server: Measured): Promise<Row[]> {
   return [row('?name=X', byName), row('?location.institution=Y&limit=100', byInstitution)];
 }
 
+/**
+ * `reg=` (UNIS HEAD's regular expression; dlt-web's exnode search) beside equality on the same
+ * field, the same node asked for: one client back to back, the server's CPU per request from
+ * /proc. Equality is one lookup in the `name` expression index; no index serves a regular
+ * expression, so `reg=` reads every node's name and runs RE2 (re2js, an SQL function on SQLite)
+ * on each: its cost grows with the collection, which is the figure to know before pointing a
+ * search box at it.
+ */
+async function regexQuery(ctx: BenchContext, server: Measured): Promise<Row> {
+  const pick = (): number => Math.floor(Math.random() * ctx.sizes.nodes);
+  const common = { url: server.url, headers: ctx.auth, seconds: ctx.sizes.latencySeconds, pid: server.pid, check: lengthIs(1) };
+  const equal = await latency({ ...common, path: () => `/nodes?name=${nodeName(pick())}` });
+  const pattern = await latency({ ...common, path: () => `/nodes?name=reg=%5E${nodeName(pick())}%24` });
+  const micros = (n: number | undefined): string => (n === undefined ? '?' : `${count(n)} µs`);
+  return {
+    row: `REST query \`?name=reg=^X$\` over ${count(ctx.sizes.nodes)} nodes beside \`?name=X\` (one client, back to back), SQLite: server CPU per request`,
+    result: `reg= ${micros(pattern.cpuMicroseconds)} (p50 ${ms(pattern.p50)}); equality ${micros(equal.cpuMicroseconds)} (p50 ${ms(equal.p50)}); ${ratio((pattern.cpuMicroseconds ?? 0) / (equal.cpuMicroseconds ?? 1))}× (${count(pattern.count)} and ${count(equal.count)} queries)`,
+    target: 'report',
+    met: undefined,
+    figures: { regexMicroseconds: pattern.cpuMicroseconds ?? Number.NaN, equalityMicroseconds: equal.cpuMicroseconds ?? Number.NaN, regexP50Ms: pattern.p50, equalityP50Ms: equal.p50 },
+    failures: pattern.failures + equal.failures,
+  };
+}
+
 /** GET the whole collection, reading it as it streams, and watch the server's memory meanwhile. */
 async function listAll(ctx: BenchContext, server: Measured): Promise<Row> {
   const baseline = server.rss();
@@ -168,9 +192,11 @@ export async function restRows(ctx: BenchContext, server: Measured): Promise<Row
   const one = await getOne(ctx, server);
   ctx.log('queries');
   const q = await queries(ctx, server);
+  ctx.log('reg= beside equality');
+  const regex = await regexQuery(ctx, server);
   ctx.log('list of all nodes');
   const list = await listAll(ctx, server);
   ctx.log('POST one node');
   const post = await postOne(ctx, server);
-  return [...one, post, load, ...q, list];
+  return [...one, post, load, ...q, regex, list];
 }

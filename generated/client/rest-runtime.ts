@@ -91,7 +91,7 @@ export class UnsupportedMediaTypeError extends TopocatError {}
 export class ServerError extends TopocatError {}
 /** 501: the method is not implemented. */
 export class NotImplementedError extends ServerError {}
-/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
 export class ServiceUnavailableError extends ServerError {}
 
 const ERROR_CLASSES: Readonly<Record<number, typeof TopocatError>> = {
@@ -124,6 +124,23 @@ export interface Versioned<T> {
   /** The strong ETag of this representation; give it as `ifMatch` to make a write conditional. */
   readonly etag: string;
   readonly lastModified?: string | undefined;
+}
+
+/** A resource that changed between two instants (`Collection.changes`): its representation at each, null where it had none. */
+export interface ChangeBetween<T> {
+  readonly id: string;
+  readonly change: 'created' | 'updated' | 'deleted';
+  readonly before: T | null;
+  readonly after: T | null;
+}
+
+/** An instant as the service reads it: µs since the epoch (the unit of `ts`), or a Date. */
+export type Instant = number | Date;
+
+function micros(instant: Instant): number {
+  const value = instant instanceof Date ? instant.getTime() * 1000 : instant;
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`expected an instant (µs since the epoch, or a Date), got ${String(instant)}`);
+  return value;
 }
 
 /** The answer to a conditional GET. */
@@ -431,6 +448,12 @@ function versioned<T>(response: RawResponse): Versioned<T> {
   return { value: response.body as T, etag: response.headers.get('etag') ?? '', ...(lastModified === null ? {} : { lastModified }) };
 }
 
+/** `query`'s string with `name=value` added, after `?`. */
+function withParameters(query: Query<unknown>, parameters: Readonly<Record<string, number | undefined>>): string {
+  const parts = [query.toString(), ...Object.entries(parameters).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]))].filter((p) => p !== '');
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
 /** A collection's (or resource's) event: the action is the event's name, the data the representation. */
 function collectionChange<T>(event: StreamEvent): Change<T> {
   return { event: event.id, action: event.event as Change<T>['action'], value: JSON.parse(event.data) } as Change<T>;
@@ -545,6 +568,26 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   }
 
   /**
+   * The collection as it was at `instant` (µs since the epoch, or a Date): its reads answer as
+   * the service would have then, deletions included.
+   *
+   *     const before = await client.nodes.at(new Date('2026-11-26T03:12:00Z')).list();
+   */
+  at(instant: Instant): CollectionAt<T, F> {
+    return new CollectionAt<T, F>(this.http, this.name, micros(instant));
+  }
+
+  /**
+   * What changed in (`since`, `until`] (µs or Dates; `since` 0 and `until` now by default): one
+   * entry per resource created, updated or deleted, with its representations at both ends; the
+   * query filters them by the representation at `until` (at `since` for a deletion).
+   */
+  async changes(since?: Instant, until?: Instant, query?: QueryInput<F>): Promise<ChangeBetween<T>[]> {
+    const text = withParameters(toQuery(query), { since: micros(since ?? 0), until: until === undefined ? undefined : micros(until) });
+    return (await this.http.request('GET', `/${this.name}${text}`)).body as ChangeBetween<T>[];
+  }
+
+  /**
    * The changes of the collection that the query selects (as `list` would), as they are
    * committed: an async iterator that runs until you `break` or abort. After a dropped
    * connection it reconnects on its own and resumes after the last event it gave, so no change is
@@ -557,5 +600,30 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   /** The changes of one resource that the query selects, as `subscribe` gives them. */
   subscribeTo(id: string, query?: QueryInput<F>, options: SubscribeOptions = {}): AsyncGenerator<Change<T>, void, undefined> {
     return follow(this.http, `${this.item(id)}${suffix(toQuery(query))}`, options, collectionChange<T>);
+  }
+}
+
+/** A collection as it was at one instant (`Collection.at`). */
+export class CollectionAt<T, F> {
+  private readonly http: Http;
+  /** Path segment of the collection, e.g. `nodes`. */
+  readonly name: string;
+  /** The instant, µs since the epoch. */
+  readonly instant: number;
+
+  constructor(http: Http, name: string, instant: number) {
+    this.http = http;
+    this.name = name;
+    this.instant = instant;
+  }
+
+  /** The representation every resource that matches the query had at the instant. */
+  async list(query?: QueryInput<F>): Promise<T[]> {
+    return (await this.http.request('GET', `/${this.name}${withParameters(toQuery(query), { at: this.instant })}`)).body as T[];
+  }
+
+  /** The representation the resource had at the instant (a NotFoundError when it had none). */
+  async get(id: string): Promise<Versioned<T>> {
+    return versioned<T>(await this.http.request('GET', `/${this.name}/${encodeURIComponent(id)}?at=${this.instant}`));
   }
 }

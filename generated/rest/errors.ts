@@ -48,7 +48,7 @@ export const ERROR_STATUSES = [
   415, // the Content-Type is not one the operation takes
   500, // the operation failed; the request id identifies it in the server log
   501, // the method is not implemented
-  503, // the database is unavailable; retry after `Retry-After` seconds
+  503, // the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds
 ] as const;
 
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];

@@ -28,7 +28,7 @@ export const ERROR_STATUSES: readonly ErrorStatus[] = [
   { status: 415, className: 'UnsupportedMediaTypeError', parent: 'TopocatError', meaning: 'the Content-Type is not one the operation takes' },
   { status: 500, className: 'ServerError', parent: 'TopocatError', meaning: 'the operation failed; the request id identifies it in the server log' },
   { status: 501, className: 'NotImplementedError', parent: 'ServerError', meaning: 'the method is not implemented' },
-  { status: 503, className: 'ServiceUnavailableError', parent: 'ServerError', meaning: 'the database is unavailable; retry after `Retry-After` seconds' },
+  { status: 503, className: 'ServiceUnavailableError', parent: 'ServerError', meaning: 'the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds' },
 ];
 
 /** The one error body, as JSON Schema; `ErrorDetail` is its named part. */

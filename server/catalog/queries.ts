@@ -20,10 +20,11 @@ import type {
 } from '../../generated/soap/types.js';
 import type { Comparator, ConditionSet, ContextCondition, ElementCondition, ObjectCondition, Operand, PropertyCondition, Relation, ValueTest } from '../storage/catalog/conditions.js';
 import type { ObjectRecord } from '../storage/catalog/rows.js';
+import { OBJECTS_AT_ONCE } from '../storage/catalog/store.js';
 import { numberValue, timeValue } from '../storage/catalog/values.js';
 import type { CatalogCall } from './context.js';
 import { visibleOwners, type CatalogDependencies } from './dependencies.js';
-import { assembleResults, type ResultShape } from './results.js';
+import { assembleResults, LoadedTargets, type ResultReads, type ResultShape } from './results.js';
 import { fatalStatus, MISSING_DN, partialStatus, Refusal, SUCCESS, type Problem } from './status.js';
 
 /** allWorkspaceQuery without queryResultFormat (docs/catalog-operations.md #17). */
@@ -219,16 +220,23 @@ export async function objectIdQuery(deps: CatalogDependencies, request: ObjectId
     const shape = resultShape(format);
     const { offset, limit } = page(format);
     const wanted = [...new Set(request.objectId)];
-    return await deps.store.read(async (r) => {
-      const found = new Map((await r.objectsByGuid(wanted, owners)).map((o) => [o.guid, o]));
+    const answer = async (reads: ResultReads, objects: readonly ObjectRecord[]): Promise<QueryResponse> => {
+      const found = new Map(objects.map((o) => [o.guid, o]));
       const missing: Problem[] = wanted.filter((guid) => !found.has(guid)).map((guid) => ({ cause: 'OBJECT_DOES_NOT_EXIST', description: `no object ${guid} visible to ${dn}` }));
       if (found.size === 0) return failedQuery('objectIdQuery', timestamp, format, missing);
       const ordered = wanted.flatMap((guid) => found.get(guid) ?? []);
       const targets: ObjectRecord[] = ordered.slice(offset, limit === undefined ? undefined : offset + limit);
-      const results = await assembleResults(r, targets, shape, owners);
+      const results = await assembleResults(reads, targets, shape, owners);
       const status = missing.length === 0 ? SUCCESS : partialStatus('objectIdQuery', format.errorDeliveryMethod, missing);
       return { timestamp, catalogOperationStatus: status, queryResponseSet: results };
-    });
+    };
+    // The targets alone: one statement reads them with everything they hold (a page may show
+    // fewer; the few extra properties cost less than a second read).
+    if (LoadedTargets.suffice(shape) && wanted.length <= OBJECTS_AT_ONCE) {
+      const { objects, content } = await deps.store.objectsWithContent(wanted, owners);
+      return await answer(new LoadedTargets(content), objects);
+    }
+    return await deps.store.read(async (r) => answer(r, await r.objectsByGuid(wanted, owners)));
   } catch (error) {
     if (error instanceof Refusal) return failedQuery('objectIdQuery', timestamp, format, [error]);
     throw error;

@@ -11,7 +11,7 @@ import type {
   QueryResponseSetType,
   ResultNodeType,
 } from '../../generated/soap/types.js';
-import type { ElementRecord, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
+import type { ElementRecord, ObjectContent, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
 import type { CatalogReads } from '../storage/catalog/store.js';
 import { storedClass } from './rules.js';
 
@@ -36,6 +36,39 @@ export interface ResultShape {
   readonly showHasChildren: boolean;
   readonly showCreateDate: boolean;
   readonly showModifyDate: boolean;
+}
+
+/** The reads a result makes. */
+export type ResultReads = Pick<CatalogReads, 'descendants' | 'withChildren' | 'parentLinks' | 'properties'>;
+
+/**
+ * A result's reads when one statement read the targets with all they hold already
+ * (CatalogStore.objectsWithContent): for a shape that shows the targets alone and not whether
+ * they have children, nothing else is read.
+ */
+export class LoadedTargets implements ResultReads {
+  constructor(private readonly content: ObjectContent) {}
+
+  /** Whether a result of `shape` reads only what LoadedTargets holds. */
+  static suffice(shape: ResultShape): boolean {
+    return shape.hierarchy.maxDepth === 0 && !shape.showHasChildren;
+  }
+
+  async properties(): Promise<ObjectContent> {
+    return this.content;
+  }
+
+  descendants(): never {
+    throw new Error('LoadedTargets: a result of the targets alone reads no descendants');
+  }
+
+  withChildren(): never {
+    throw new Error('LoadedTargets: a result without hasChildren reads no children');
+  }
+
+  parentLinks(): never {
+    throw new Error('LoadedTargets: a result of the targets alone reads no links');
+  }
 }
 
 /** Properties of one object as trees, in stored order. */
@@ -97,7 +130,7 @@ function metadataElements(properties: readonly PropertyType[], filters: readonly
  * Objects form a graph: an object with several parents is shown under each of them that the
  * result reaches, each time with that parent as its parentId.
  */
-export async function assembleResults(reads: CatalogReads, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
+export async function assembleResults(reads: ResultReads, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
   const { hierarchy, content } = shape;
   const maxDepth = hierarchy.maxDepth ?? Infinity;
   const targetIds = targets.map((t) => t.id);

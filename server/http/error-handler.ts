@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
-import { StorageUnavailable } from '../storage/errors.js';
+import { QueryTooLarge, StorageUnavailable } from '../storage/errors.js';
 import { HttpError, errorBody, isErrorStatus, type ErrorDetail, type ErrorStatus } from './errors.js';
 
 const EMPTY_STATUS_MESSAGES: Readonly<Partial<Record<number, string>>> = {
@@ -25,6 +25,7 @@ export function present(error: unknown): Presented {
   if (error instanceof StorageUnavailable) {
     return { status: 503, message: 'the database is unavailable; retry shortly', details: [], headers: { 'Retry-After': '1' } };
   }
+  if (error instanceof QueryTooLarge) return { status: 400, message: error.message, details: [{ path: 'query', message: 'too large for the database' }], headers: {} };
   // Koa's own client errors (ctx.throw, http-errors) carry `expose` when their message is safe.
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {

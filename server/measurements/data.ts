@@ -106,7 +106,8 @@ function pointQuery(ctx: RouterContext, context: MeasurementContext): ParsedQuer
     }
     for (const key of query.sort) if (!POINT_FIELDS.has(key.field[0]!)) throw new QueryError('sort', '"sort": data points sort by ts or value');
     if (query.fields) throw new QueryError('fields', '"fields": data points are answered whole');
-    if (query.unique || query.inline) throw new QueryError(query.unique ? 'unique' : 'inline', 'data points have no versions and no references');
+    if (query.unique || query.expand) throw new QueryError(query.unique ? 'unique' : 'expand', 'data points have no versions and no references');
+    if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', 'data points have no versions to read as of an instant: ask for ts=lte=…');
     return query;
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;

@@ -97,6 +97,8 @@ function rangeAndMids(ctx: RouterContext, context: MeasurementContext): { readon
   let mids: string[] | undefined;
   try {
     const query = parseQuery(ctx.querystring, context.limits.queryParameters);
+    // The past of series is not kept as versions (docs/time.md covers resources).
+    if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', '/events takes mids=a,b and ts=gte=…/ts=lte=… (also gt, lt)');
     for (const condition of query.conditions) {
       const [term, ...others] = condition.terms;
       const field = term!.field.join('.');

@@ -1,4 +1,4 @@
-import { compareStrings, type EventCondition, type Pattern, type Predicate, type Scalar, type ScalarType, type Target } from './tree.js';
+import { compareStrings, type EventCondition, type Pattern, type Predicate, type Scalar, type ScalarType, type Target, type Test } from './tree.js';
 
 /** A resource as the matcher sees it: its key members and its parsed document. */
 export interface Candidate {
@@ -41,6 +41,9 @@ function order(a: Scalar, b: Scalar): number {
   return a === b ? 0 : a ? 1 : -1;
 }
 
+/** ASCII letters in lower case, the rest as it is: what `not=` compares (as SQLite's lower()). */
+export const foldAscii = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 /** A scalar that holds the predicate: of its type, and in the relation it names. */
 function holds(value: unknown, predicate: Predicate | Pattern): boolean {
   if (predicate.comparison === 'MATCHES') return typeof value === 'string' && predicate.test(value);
@@ -49,7 +52,7 @@ function holds(value: unknown, predicate: Predicate | Pattern): boolean {
   const [first] = predicate.values;
   switch (predicate.comparison) {
     case '=':
-      return order(scalar, first!) === 0;
+      return predicate.fold ? foldAscii(scalar as string) === foldAscii(first as string) : order(scalar, first!) === 0;
     case 'IN':
       return predicate.values.some((v) => order(scalar, v) === 0);
     case '<':
@@ -71,7 +74,21 @@ function along(value: unknown, segments: readonly string[], from: number, arrays
   return Array.isArray(list) && list.some((element) => along(element, segments, first + 1, later, predicate));
 }
 
-function satisfies(candidate: Candidate, predicate: Predicate | Pattern): boolean {
+function satisfies(candidate: Candidate, test: Test): boolean {
+  switch (test.comparison) {
+    case 'NOT':
+      return test.of === undefined || !satisfies(candidate, test.of);
+    case 'NULL':
+      return test.target.kind !== 'column' && (at(candidate.document, test.target.segments) ?? null) === null;
+    case 'RECFIND':
+      // Typing refuses it where changes are matched (it reads other resources).
+      throw new Error('recfind= is not evaluated in memory');
+    default:
+      return reaches(candidate, test);
+  }
+}
+
+function reaches(candidate: Candidate, predicate: Predicate | Pattern): boolean {
   const { target } = predicate;
   switch (target.kind) {
     case 'column':

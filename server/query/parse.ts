@@ -16,13 +16,19 @@ import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey,
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
 const MAX_SEGMENTS = 16;
 const MAX_PAGE = 2 ** 31 - 1;
-const OPERATOR = /^(lte|lt|gte|gt)=/;
+/**
+ * Sort keys of one query. Each becomes one or two ORDER BY expressions (and PostgreSQL selects
+ * them too): 2,000 keys passed SQLite's ORDER BY limit (2,000 terms) and PostgreSQL's target list
+ * limit (1,664 entries), a 500 on both; no client sorts by more than a few fields.
+ */
+export const MAX_SORT_KEYS = 32;
+const OPERATOR = /^(lte|lt|gte|gt|eq|not|reg|null|recfind)=/;
 const TYPED = /^(number|integer|boolean|string):/i;
 /**
  * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
  * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication.
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'access_token']);
+const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token', 'at', 'since', 'until']);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -76,11 +82,18 @@ function parseValue(text: string, parameter: string): QueryValue {
 /** `value`, `op=value` or `v1,v2,…` of one field: the text is already decoded. */
 function parseTerm(field: string[], text: string, parameter: string): Term {
   const operatorMatch = OPERATOR.exec(text);
-  const operator: Operator = operatorMatch ? (operatorMatch[1] as Operator) : 'eq';
+  const named = operatorMatch?.[1];
+  const operator: Operator = named === undefined ? 'eq' : named === 'eq' ? 'numeq' : (named as Operator);
   const rest = operatorMatch ? text.slice(operatorMatch[0].length) : text;
+  // A pattern is taken whole: `reg=a{1,3}` is one expression, not a list.
+  if (operator === 'reg') return { field, operator, values: [parseValue(rest, parameter)], parameter };
+  if (operator === 'null') {
+    if (rest !== '') throw new QueryError(parameter, `"${parameter}": null= takes no value (a=null=)`);
+    return { field, operator, values: [{ value: '' }], parameter };
+  }
   const items = rest.split(',');
   if (operator !== 'eq' && items.length > 1) {
-    throw new QueryError(parameter, `"${parameter}": a ${operator} comparison takes one value`);
+    throw new QueryError(parameter, `"${parameter}": a ${named} comparison takes one value`);
   }
   return { field, operator, values: items.map((item) => parseValue(item, parameter)), parameter };
 }
@@ -121,15 +134,26 @@ function parseSwitch(text: string, parameter: string): boolean {
   throw new QueryError(parameter, `"${parameter}" takes true or false`);
 }
 
-/** `ts` of a single resource: the integer `ts` of one version. */
-function parseVersion(text: string): number | null {
+/**
+ * `ts` of a single resource: one integer (`ts=T`, `ts=integer:T`) selects that version (null:
+ * beyond every integer a version can have); anything else (`ts=gt=T`, `ts=T1,T2`) is a
+ * condition on its versions (undefined), which then answer as an array, newest first.
+ */
+function parseVersion(text: string): number | null | undefined {
   const typed = /^integer:/i.exec(text);
   const digits = typed ? text.slice(typed[0].length) : text;
-  if (!/^\d+$/.test(digits)) {
-    throw new QueryError('ts', '"ts" of a single resource selects one version: an integer (microseconds); use conditions on other fields to search its versions');
-  }
+  if (!/^\d+$/.test(digits)) return undefined;
   const value = Number(digits);
   return Number.isSafeInteger(value) ? value : null;
+}
+
+/**
+ * `at`, `since` or `until`: an instant in microseconds since the epoch (the unit of `ts`). One
+ * beyond 2^53 is later than every `ts` there can be, so it reads as the largest safe integer.
+ */
+function parseInstant(text: string, parameter: string): number {
+  if (!/^\d+$/.test(text)) throw new QueryError(parameter, `"${parameter}" is an instant: an integer of microseconds since the epoch (the unit of ts)`);
+  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
 }
 
 /** Parse a raw query string (without `?`). */
@@ -145,29 +169,52 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
   let skip: number | undefined;
   let unique = false;
   let inline = false;
+  let expand = false;
   let version: number | null | undefined;
+  let at: number | undefined;
+  let since: number | undefined;
+  let until: number | undefined;
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
     const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
-    if (key === 'ts' && scope === 'resource') version = parseVersion(value);
+    const selected = key === 'ts' && scope === 'resource' ? parseVersion(value) : undefined;
+    if (selected !== undefined) version = selected;
     else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
     else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
     else if (key === 'limit') limit = parseCount(value, 'limit');
     else if (key === 'skip') skip = parseCount(value, 'skip');
     else if (key === 'unique') unique = parseSwitch(value, 'unique');
     else if (key === 'inline') inline = true;
+    else if (key === 'expand') expand = true;
     else if (key === 'access_token') continue;
-    else sort.push(...parseSort(value));
+    else if (key === 'at') at = parseInstant(value, key);
+    else if (key === 'since') since = parseInstant(value, key);
+    else if (key === 'until') until = parseInstant(value, key);
+    else {
+      sort.push(...parseSort(value));
+      if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
+    }
   }
+  if (at !== undefined && (since !== undefined || until !== undefined)) {
+    throw new QueryError('at', '"at" asks for the state at one instant, "since"/"until" for the changes between two: not both');
+  }
+  if ((since !== undefined || until !== undefined) && scope === 'resource') {
+    throw new QueryError(since !== undefined ? 'since' : 'until', '"since" and "until" ask a collection what changed; a single resource has its versions (conditions on ts)');
+  }
+  if (since !== undefined && until !== undefined && since > until) throw new QueryError('since', '"since" must not be after "until"');
+  const changes = since !== undefined || until !== undefined ? { since: since ?? 0, ...(until !== undefined ? { until } : {}) } : undefined;
   return {
     conditions,
     sort,
     unique,
     inline,
+    expand,
     ...(fields ? { fields } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(skip !== undefined ? { skip } : {}),
     ...(version !== undefined ? { version } : {}),
+    ...(at !== undefined ? { at } : {}),
+    ...(changes ? { changes } : {}),
   };
 }

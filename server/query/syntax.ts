@@ -4,7 +4,12 @@
  */
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
-export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
+/**
+ * `eq` is plain equality (`a=v`); the others are UNIS's `a=<op>=v` (rest-contract §5): `numeq`
+ * is its `eq=` (numeric equality), `not` case-insensitive inequality, `reg` a regular expression
+ * (case-insensitive), `null` null or absent, `recfind` a folder's subtree of exnodes.
+ */
+export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte' | 'numeq' | 'not' | 'reg' | 'null' | 'recfind';
 
 export interface QueryValue {
   readonly value: string | number | boolean;
@@ -39,13 +44,22 @@ export interface ParsedQuery {
   readonly sort: readonly SortKey[];
   /** `unique=true`: one entry per resource id. */
   readonly unique: boolean;
-  /** `inline`: references to this service's resources are replaced by those resources. */
+  /**
+   * `inline`, as UNIS HEAD reads it (rest-contract §5, revised 2026-11-26): on `/exnodes`, each
+   * file gets its `extents`; elsewhere it changes nothing.
+   */
   readonly inline: boolean;
+  /** `expand` (ours): references to this service's resources are replaced by those resources. */
+  readonly expand: boolean;
   /**
    * `ts` of a single resource (`GET /<c>/<id>?ts=T`): the version it selects. `null` when the
    * value is an integer no version can have (beyond 2^53), so nothing matches.
    */
   readonly version?: number | null;
+  /** `at=T` (µs, the unit of `ts`): the answer as it was at instant T (docs/time.md). */
+  readonly at?: number;
+  /** `since=T1` and/or `until=T2`: what changed in (T1, T2] instead of the resources (docs/time.md). */
+  readonly changes?: { readonly since: number; readonly until?: number };
 }
 
 /** Where a query is asked: of a collection, or of one resource (where `ts` selects a version). */

@@ -29,28 +29,60 @@ export interface Predicate {
   readonly type: ScalarType;
   /** One value, or several for `IN`; all of `type`. */
   readonly values: readonly Scalar[];
-}
-
-/** Predicates ORed together; none at all never holds. The conditions of a query are ANDed. */
-export interface Condition {
-  readonly anyOf: readonly Predicate[];
+  /** Strings equal without regard to the case of ASCII letters (`not=`; only with `=`). */
+  readonly fold?: boolean;
 }
 
 /**
- * A regular expression a string value must contain a match of (UNIS subscriptions' `reg`).
- * Only the matcher evaluates it, in time linear in the text (RE2's automaton, no backtracking).
+ * A regular expression a string value must contain a match of: `reg=` (case-insensitive,
+ * rest-contract §5) and UNIS subscriptions' `reg` (case-sensitive, as UNIS's `re.search`). Both
+ * evaluators run it in time linear in the text: RE2 here, the same expression as an ARE without
+ * back-references in PostgreSQL (`posix`, see regex.ts).
  */
 export interface Pattern {
   readonly target: Target;
   readonly comparison: 'MATCHES';
   readonly source: string;
+  /** PostgreSQL's form, matched with `~*`; absent for subscription patterns (matcher only). */
+  readonly posix?: string;
   test(text: string): boolean;
 }
 
-/** A condition of a subscription: predicates the SQL compiler could also run, and patterns. */
-export interface EventCondition {
-  readonly anyOf: readonly (Predicate | Pattern)[];
+/** `a=null=`: the value at the field is null or absent (never for `id` or `ts`). */
+export interface Absent {
+  readonly target: Target;
+  readonly comparison: 'NULL';
 }
+
+/** `a=not=v`: no value the field reaches is equal to `v` (strings without regard to case). */
+export interface Negation {
+  readonly target: Target;
+  readonly comparison: 'NOT';
+  /** What must not hold; absent when nothing could (then the negation always holds). */
+  readonly of?: Predicate;
+}
+
+/**
+ * `parent=recfind=<id>` on exnodes: the parent reference names the directory `root` or any
+ * directory beneath it. Only the SQL compiler evaluates it (it reads other resources).
+ */
+export interface Descent {
+  readonly target: Target;
+  readonly comparison: 'RECFIND';
+  readonly collection: string;
+  readonly root: string;
+}
+
+/** Anything a condition may test. */
+export type Test = Predicate | Pattern | Absent | Negation | Descent;
+
+/** Tests ORed together; none at all never holds. The conditions of a query are ANDed. */
+export interface Condition {
+  readonly anyOf: readonly Test[];
+}
+
+/** A condition of a subscription: the same tests, checked in memory. */
+export type EventCondition = Condition;
 
 /** Strings compare by code point (UTF-8 byte order, as SQLite's BINARY and PostgreSQL's "C"). */
 export function compareStrings(a: string, b: string): number {

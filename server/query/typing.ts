@@ -1,6 +1,7 @@
 import { QueryError } from './errors.js';
 import type { QueryValue, Term, Condition as SyntaxCondition } from './syntax.js';
-import type { Comparison, Condition, Predicate, Scalar, ScalarType, Target } from './tree.js';
+import { checkPattern, PatternRefused } from './regex.js';
+import type { Comparison, Condition, Predicate, Scalar, ScalarType, Target, Test } from './tree.js';
 
 /** What the schema says about a field (from the generated kind descriptor). */
 export interface FieldInfo {
@@ -19,7 +20,9 @@ const COLUMNS: ReadonlyMap<string, { readonly column: 'id' | 'ts'; readonly type
 const NUMERIC_BY_CONVENTION = new Set(['ts', 'ttl']);
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-const COMPARISONS: Record<Term['operator'], Comparison> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+const COMPARISONS: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', Comparison> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+/** The only field and collection `recfind=` is defined on: a folder's subtree of exnodes. */
+const RECFIND = { collection: 'exnodes', field: 'parent' };
 
 interface Typed {
   readonly type: ScalarType;
@@ -56,9 +59,64 @@ export function targetOf(field: readonly string[], fields: FieldTable): Target {
 export interface TypingOptions {
   /** `ts` is an integer column (versions, µs), so comparisons are made integral; false: a real number (data points). */
   readonly integralTs?: boolean;
+  /** The collection asked, where `recfind=` is defined (exnodes); none: nowhere. */
+  readonly collection?: string;
+  /** The conditions are matched in memory, against changes (event streams): no `recfind=`. */
+  readonly inMemory?: boolean;
 }
 
-/** One term as a predicate, or none when it can never hold (`ts` compared with a string). */
+/**
+ * One term as a test, or none when it can never hold (`ts` compared with a string). UNIS's
+ * operators (rest-contract §5) follow the typing of the others: a prefix decides a value's
+ * type, else `ts`/`ttl` are numbers, else the schema's type when the text fits it.
+ */
+function test(term: Term, fields: FieldTable, options: TypingOptions): Test | undefined {
+  const target = targetOf(term.field, fields);
+  switch (term.operator) {
+    case 'reg': {
+      const [value] = term.values;
+      if (value!.type !== undefined && value!.type !== 'string') throw new QueryError(term.parameter, `"${term.parameter}": reg= matches strings; a ${value!.type} is no pattern`);
+      try {
+        return { target, comparison: 'MATCHES', ...checkPattern(String(value!.value)) };
+      } catch (error) {
+        if (error instanceof PatternRefused) throw new QueryError(term.parameter, `"${term.parameter}": ${error.message}`);
+        throw error;
+      }
+    }
+    case 'null':
+      return target.kind === 'column' ? undefined : { target, comparison: 'NULL' };
+    case 'not': {
+      const of = predicate({ ...term, operator: 'eq' }, fields, options);
+      return { target, comparison: 'NOT', ...(of ? { of: of.type === 'string' ? { ...of, fold: true } : of } : {}) };
+    }
+    case 'numeq': {
+      const [value] = term.values;
+      const text = String(value!.value);
+      const number = value!.type === 'number' || value!.type === 'integer' ? (value!.value as number) : value!.type === undefined && NUMBER.test(text) ? Number(text) : undefined;
+      if (number === undefined) throw new QueryError(term.parameter, `"${term.parameter}": eq= compares numbers; "${text}" is not one`);
+      return predicate({ ...term, operator: 'eq', values: [{ value: number, type: 'number' }] }, fields, options);
+    }
+    case 'recfind': {
+      if (options.collection !== RECFIND.collection || term.field.join('.') !== RECFIND.field) {
+        throw new QueryError(term.parameter, `"${term.parameter}": recfind= is asked of ${RECFIND.field} on /${RECFIND.collection} (a folder's subtree)`);
+      }
+      if (options.inMemory) throw new QueryError(term.parameter, `"${term.parameter}": recfind= reads other resources, so it selects no changes of an event stream`);
+      // The directory's id, or its address (the id is what follows the last `/`).
+      const text = String(term.values[0]!.value);
+      let root: string;
+      try {
+        root = decodeURIComponent(text.slice(text.lastIndexOf('/') + 1));
+      } catch {
+        throw new QueryError(term.parameter, `"${term.parameter}": recfind= takes a directory's id or address`);
+      }
+      return { target: targetOf([RECFIND.field, 'href'], fields), comparison: 'RECFIND', collection: RECFIND.collection, root };
+    }
+    default:
+      return predicate(term, fields, options);
+  }
+}
+
+/** One comparison (`=`, IN, `<`…) as a predicate, or none when it can never hold. */
 function predicate(term: Term, fields: FieldTable, options: TypingOptions): Predicate | undefined {
   const path = term.field.join('.');
   const info = Object.hasOwn(fields, path) ? fields[path] : undefined;
@@ -72,7 +130,7 @@ function predicate(term: Term, fields: FieldTable, options: TypingOptions): Pred
   }
   const target = targetOf(term.field, fields);
   if (target.kind === 'column' && COLUMNS.get(path)!.type !== type) return undefined;
-  const comparison = term.operator === 'eq' && typed.length > 1 ? 'IN' : COMPARISONS[term.operator];
+  const comparison = term.operator === 'eq' && typed.length > 1 ? 'IN' : COMPARISONS[term.operator as keyof typeof COMPARISONS];
   const values = typed.map((t) => t.value);
   return target.kind === 'column' && target.column === 'ts' && options.integralTs !== false ? integral(target, comparison, values as number[]) : { target, comparison, type, values };
 }
@@ -96,7 +154,7 @@ function integral(target: Target, comparison: Comparison, values: readonly numbe
 export function typeConditions(conditions: readonly SyntaxCondition[], fields: FieldTable, options: TypingOptions = {}): Condition[] {
   return conditions.map((condition) => ({
     anyOf: condition.terms.flatMap((term) => {
-      const typed = term.values.length === 0 ? undefined : predicate(term, fields, options);
+      const typed = term.values.length === 0 ? undefined : test(term, fields, options);
       return typed ? [typed] : [];
     }),
   }));

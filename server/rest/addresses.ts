@@ -47,6 +47,11 @@ export class OwnAddresses {
     return this.schemaBases.has(base) || UNIS_SCHEMA_BASE.test(base);
   }
 
+  /** One of UNIS's schema bases (a `$schema` under it is kept as sent: rest/representation.ts). */
+  isUnisSchemaBase(base: string): boolean {
+    return UNIS_SCHEMA_BASE.test(base);
+  }
+
   /** A base of this service's resource addresses (`{base}/<collection>/<id>`). */
   isResourceBase(base: string): boolean {
     return this.resourceBases.has(base);

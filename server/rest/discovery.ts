@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { servedDescription } from './description.js';
 import path from 'node:path';
 import type { Router } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
@@ -17,6 +18,8 @@ export interface DiscoveryOptions {
   readonly representations: Representations;
   readonly store: ResourceStore;
   readonly facts: ServiceFacts;
+  /** Tokens are configured: the description names the scope of each operation. */
+  readonly secured: boolean;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface DiscoveryOptions {
  * the API description (`GET /openapi.json`) and each schema at its address when that address
  * lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, facts }: DiscoveryOptions): void {
+export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured }: DiscoveryOptions): void {
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
@@ -57,7 +60,7 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   });
 
   const openapi = JSON.parse(readFileSync(path.join(projectRoot, 'generated/openapi.json'), 'utf8')) as Record<string, unknown>;
-  const description = JSON.stringify({ ...openapi, servers: [{ url: baseUrl }] });
+  const description = JSON.stringify(servedDescription(openapi, { baseUrl, secured }));
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
     ctx.body = description;

@@ -78,3 +78,21 @@ export function negotiatedType(accept: string): string | undefined {
 export function contentTypeHeader(type: string, profile: string | undefined): string {
   return type === JSON_TYPE || profile === undefined ? `${type}; charset=utf-8` : `${type}; profile="${profile}"`;
 }
+
+/** The types whose naming in `Accept` makes a request typed (see typedRequest). */
+const TYPED = new Set([JSON_TYPE, TOPOLOGY_JSON]);
+
+// A typed request names `application/json` or `application/topology+json` in its `Accept` (the
+// SDK, `/ui`, typed clients); a UNIS-form one does not (no `Accept`, `*/*`,
+// `application/perfsonar+json`: what UNIS clients send). rest-contract §3 (revised 2026-11-26)
+// answers an unknown id differently to each. A type listed with `q=0` is refused, not named.
+export function typedRequest(accept: string): boolean {
+  if (accept === '') return false;
+  for (const range of accept.split(',')) {
+    const [type, ...parameters] = range.split(';');
+    if (!TYPED.has(type!.trim().toLowerCase())) continue;
+    const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

@@ -6,14 +6,15 @@ import type { OwnAddresses } from './addresses.js';
 
 /**
  * Members derived from the id and the configuration: never stored, added to every answer (so a
- * change of PUBLIC_URL or SCHEMA_BASE changes every answer and no stored document).
+ * change of PUBLIC_URL or SCHEMA_BASE changes every answer and no stored document), except a
+ * UNIS `$schema`, which is kept as sent (see Representations.keptSchema).
  */
 const DERIVED = new Set(['$schema', 'selfRef']);
 /** Members the server owns; a client's values for them are replaced (docs/rest-interface.md). */
 const SERVER_FIELDS = new Set([...DERIVED, 'id', 'ts']);
 
 export interface Incoming {
-  /** The body with `ts` and `selfRef` dropped and `$schema` set to ours. */
+  /** The body with `ts` and `selfRef` dropped and `$schema` set to ours, or kept (see keptSchema). */
   readonly body: Record<string, unknown>;
   readonly issues: readonly ErrorDetail[];
   /** It named a schema under a base this process does not know (yet); see OwnAddresses.refresh. */
@@ -45,7 +46,8 @@ export class Representations {
     kinds: readonly KindDescriptor[],
     readonly addresses: OwnAddresses,
   ) {
-    this.bySlug = new Map(kinds.map((k) => [k.slug, k]));
+    // The first kind of a slug names it: `/register` holds `service` representations too.
+    this.bySlug = new Map([...kinds].reverse().map((k) => [k.slug, k]));
     this.byCollection = new Map(kinds.map((k) => [k.collection, k]));
     this.heads = new Map(kinds.map((k) => [k, `{"$schema":${JSON.stringify(this.schemaAddress(k))},"selfRef":${JSON.stringify(`${addresses.baseUrl}/${k.collection}/`).slice(0, -1)}`]));
   }
@@ -57,6 +59,10 @@ export class Representations {
 
   selfRef(kind: KindDescriptor, id: string): string {
     return `${this.addresses.baseUrl}/${kind.collection}/${encodeURIComponent(id)}`;
+  }
+
+  kindByCollection(collection: string): KindDescriptor | undefined {
+    return this.byCollection.get(collection);
   }
 
   kindBySlug(slug: string): KindDescriptor | undefined {
@@ -93,7 +99,7 @@ export class Representations {
     if (typeof address !== 'string') return { path, message: 'must be a string, the schema address of the kind', unknownBase: false };
     const named = this.schemaNaming(address);
     if ('kind' in named) {
-      if (named.kind === kind) return undefined;
+      if (named.kind.slug === kind.slug) return undefined;
       return { path, message: `names the ${named.kind.name} schema, but this collection holds ${kind.name} resources`, unknownBase: false };
     }
     return { path, message: `unknown schema; expected ${this.schemaAddress(kind)}`, unknownBase: named.unknownBase };
@@ -114,7 +120,7 @@ export class Representations {
         unknownBase = problem.unknownBase;
       }
     }
-    const body: Record<string, unknown> = { $schema: this.schemaAddress(kind) };
+    const body: Record<string, unknown> = { $schema: issues.length === 0 ? this.keptSchema(kind, source.$schema) ?? this.schemaAddress(kind) : this.schemaAddress(kind) };
     for (const [key, member] of Object.entries(source)) {
       if (key === '$schema' || key === 'ts' || key === 'selfRef') continue;
       defineMember(body, key, member);
@@ -124,9 +130,27 @@ export class Representations {
     return { body, issues, unknownBase };
   }
 
-  /** The document to store: `id` and `ts` first, then the client's members; nothing derived. */
+  /**
+   * The `$schema` a document keeps as its client sent it: a UNIS address of `kind` (rest-contract
+   * §2, revised 2026-11-26: dlt-web recognises resources by UNIS's own addresses). Ours, an
+   * earlier base of ours or anything else is not kept: the answer carries the configured one.
+   */
+  keptSchema(kind: KindDescriptor, address: unknown): string | undefined {
+    if (typeof address !== 'string' || address === this.schemaAddress(kind)) return undefined;
+    const named = this.schemaNaming(address);
+    if (!('kind' in named) || named.kind !== kind) return undefined;
+    const plain = address.endsWith('#') ? address.slice(0, -1) : address;
+    return this.addresses.isUnisSchemaBase(plain.slice(0, plain.lastIndexOf('/'))) ? address : undefined;
+  }
+
+  /**
+   * The document to store: a kept `$schema` (see keptSchema; first, where documentText finds
+   * it), `id` and `ts`, then the client's members; nothing derived.
+   */
   stored(id: string, ts: number, body: Record<string, unknown>): Record<string, unknown> {
-    const document: Record<string, unknown> = { id, ts };
+    const named = typeof body.$schema === 'string' ? this.schemaNaming(body.$schema) : undefined;
+    const kept = named && 'kind' in named ? this.keptSchema(named.kind, body.$schema) : undefined;
+    const document: Record<string, unknown> = kept === undefined ? { id, ts } : { $schema: kept, id, ts };
     for (const [key, member] of Object.entries(body)) if (!SERVER_FIELDS.has(key)) defineMember(document, key, member);
     return document;
   }
@@ -141,11 +165,14 @@ export class Representations {
     return this.heads.get(kind)!;
   }
 
-  /** A stored document without the members the server sets anew on every write. */
+  /**
+   * A stored document without the members the server sets anew on every write; a kept
+   * `$schema` (see keptSchema) stays, so a touch or a patch keeps it.
+   */
   withoutVersion(document: unknown): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(document as Record<string, unknown>)) {
-      if (key !== 'ts' && !DERIVED.has(key)) defineMember(copy, key, member);
+      if (key !== 'ts' && key !== 'selfRef') defineMember(copy, key, member);
     }
     return copy;
   }

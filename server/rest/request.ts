@@ -8,6 +8,7 @@ import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import type { Selection } from '../storage/resource-store.js';
+import { readJsonBody } from './body.js';
 import { resolveDerived } from './derived-query.js';
 import { requestProfile } from './media.js';
 import type { Representations } from './representation.js';
@@ -28,14 +29,24 @@ export interface RequestQuery {
  * The query of the request: parsed, conditions on derived members (`selfRef`, `$schema`)
  * resolved, typed by the kind's fields. A malformed one is a 400 that names the parameter.
  */
-export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations): RequestQuery {
+export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations, purpose: 'read' | 'stream' = 'read'): RequestQuery {
   try {
     const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
-    const { limit, skip, sort, unique } = query;
-    return { query, selection: { conditions: typeConditions(query.conditions, kind.fields), sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}) } };
+    const { limit, skip, sort, unique, at } = query;
+    const conditions = typeConditions(query.conditions, kind.fields, { collection: kind.collection, inMemory: purpose === 'stream' });
+    return {
+      query,
+      selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}), ...(at !== undefined ? { at } : {}) },
+    };
   } catch (error) {
     throw error instanceof QueryError ? malformedQuery(error) : error;
   }
+}
+
+/** An event stream follows changes as they happen: `at`, `since` and `until` ask about the past (docs/time.md). */
+export function pastNotFollowed(query: ParsedQuery): void {
+  const parameter = query.at !== undefined ? 'at' : query.changes ? 'since' : undefined;
+  if (parameter) throw badRequest(`malformed query: "${parameter}" reads the past; an event stream (Accept: text/event-stream) follows changes from now`, [{ path: parameter, message: 'not with an event stream' }]);
 }
 
 /**
@@ -86,6 +97,16 @@ export async function withKnownBases<T extends { readonly unknownBase: boolean }
   const first = check();
   if (!first.unknownBase || !(await representations.addresses.refresh())) return first;
   return check();
+}
+
+/**
+ * The JSON body of a write, its Content-Type checked first: a type the operation does not take
+ * is a 415 before any byte of the body is read (rest-contract §2), never the 400 of a body that
+ * is not JSON. `mergePatch`: PATCH, which also takes application/merge-patch+json.
+ */
+export async function readWriteBody(ctx: RouterContext, limits: Limits, mergePatch: boolean): Promise<unknown> {
+  requestProfile(ctx, { mergePatch });
+  return readJsonBody(ctx, limits);
 }
 
 /** The `profile` of the request's Content-Type, checked against the kind (415 for a bad type). */

@@ -4,9 +4,10 @@ import type { RouterContext } from '@koa/router';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
-import type { Representation, ResourceStore, Selection } from '../storage/resource-store.js';
+import type { ChangeEntry, Representation, ResourceStore, Selection } from '../storage/resource-store.js';
 import { etagFor, isNotModified, lastModified } from './conditional.js';
-import { Inliner } from './inline.js';
+import { Expander } from './expand.js';
+import { ExtentsOfFiles } from './extents.js';
 import { contentTypeHeader } from './media.js';
 import type { Representations } from './representation.js';
 
@@ -19,13 +20,16 @@ export interface Presentation {
   /** The response media type (see responseType). */
   readonly type: string;
   readonly query?: ParsedQuery;
-  /** Set when the query asks for `inline`: one per request, so each resource is read once. */
-  readonly inliner?: Inliner;
+  /** Set when the query asks for `expand`: one per request, so each resource is read once. */
+  readonly expander?: Expander;
+  /** Set when the query asks for `inline` of exnodes (see ExtentsOfFiles). */
+  readonly extents?: ExtentsOfFiles;
 }
 
 /**
  * Where every REST answer that carries resources is written (Koa's `respond` in small):
- * rendering, projection (`fields=`), inlining (`inline`), validators and status.
+ * rendering, projection (`fields=`), expansion (`expand`), a file's extents (`inline`),
+ * validators and status.
  */
 export class Responder {
   constructor(
@@ -35,24 +39,37 @@ export class Responder {
 
   /** How this request's answers of `kind` look. */
   presentation(kind: KindDescriptor, type: string, query?: ParsedQuery): Presentation {
-    return { kind, type, ...(query ? { query } : {}), ...(query?.inline ? { inliner: new Inliner(this.store, this.representations) } : {}) };
+    return {
+      kind,
+      type,
+      ...(query ? { query } : {}),
+      ...(query?.expand ? { expander: new Expander(this.store, this.representations, query.at) } : {}),
+      ...(query?.inline && ExtentsOfFiles.applies(kind) ? { extents: new ExtentsOfFiles(this.store, this.representations, query.at) } : {}),
+    };
   }
 
-  /** The JSON text of one representation as this request asks for it (a promise only to inline). */
+  /** The JSON text of one representation as this request asks for it (a promise only to read more). */
   private text(presentation: Presentation, representation: Representation): string | Promise<string> {
     const text = this.representations.render(presentation.kind, representation);
+    const { expander, extents } = presentation;
     const fields = presentation.query?.fields;
-    if (presentation.inliner) return presentation.inliner.inline(JSON.parse(text)).then((document) => JSON.stringify(fields ? project(document, fields) : document));
+    if (expander || extents) return this.completed(presentation, JSON.parse(text)).then((document) => JSON.stringify(fields ? project(document, fields) : document));
     return fields ? JSON.stringify(project(JSON.parse(text), fields)) : text;
+  }
+
+  /** A file's extents added (`inline`), then references expanded (`expand`). */
+  private async completed({ expander, extents }: Presentation, document: Record<string, unknown>): Promise<unknown> {
+    const withExtents = extents ? await extents.complete(document) : document;
+    return expander ? expander.expand(withExtents) : withExtents;
   }
 
   /** One representation, with its ETag and Last-Modified; 304 when the client's copy is current. */
   async one(ctx: RouterContext, presentation: Presentation, representation: Representation, status = 200): Promise<void> {
     const body = await this.text(presentation, representation);
-    const { fields, inline } = presentation.query ?? {};
-    // A projection is another representation of the same version; an inlined one also depends
-    // on the resources it inlines, so its tag covers its bytes.
-    const variant = inline ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? fields.map((f) => f.join('.')).join(',') : undefined;
+    const { fields } = presentation.query ?? {};
+    // A projection is another representation of the same version; an expanded one, or a file
+    // with its extents, also depends on other resources, so its tag covers its bytes.
+    const variant = presentation.expander || presentation.extents ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? fields.map((f) => f.join('.')).join(',') : undefined;
     const etag = etagFor(representation.ts, variant);
     ctx.set('ETag', etag);
     ctx.set('Last-Modified', lastModified(representation.ts));
@@ -74,14 +91,34 @@ export class Responder {
 
   /**
    * The newest representations of the kind that `selection` selects, streamed. A plain list
-   * (no `fields=`, no `inline`) comes as runs of JSON texts rendered beside the database (see
+   * (no `fields=`, `expand` or a file's extents) comes as runs of JSON texts rendered beside the database (see
    * TextRun): 100,000 nodes are then a few hundred strings on the event loop, not 100,000 objects.
    */
   async current(ctx: RouterContext, presentation: Presentation, selection: Selection): Promise<void> {
-    const { kind, query, inliner } = presentation;
-    if (query?.fields || inliner) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
+    const { kind, query, expander, extents } = presentation;
+    if (query?.fields || expander || extents) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
     const runs = this.store.listTexts(kind.collection, selection, { head: this.representations.head(kind) });
     await streamArray(ctx, runs, (run) => run, () => this.head(ctx, presentation, 200));
+  }
+
+  /**
+   * What changed in `(since, until]` (docs/time.md), streamed: one `{id, change, before, after}`
+   * per resource, each representation as this request asks (`fields`, `expand` as of its instant).
+   */
+  async changes(ctx: RouterContext, kind: KindDescriptor, type: string, query: ParsedQuery, since: number, until: number, selection: Selection): Promise<void> {
+    const before = this.presentation(kind, type, { ...query, at: since });
+    const after = this.presentation(kind, type, { ...query, at: until });
+    const side = async (presentation: Presentation, r: Representation | undefined): Promise<string> => (r ? this.text(presentation, r) : 'null');
+    await streamArray(
+      ctx,
+      this.store.changes(kind.collection, since, until, selection),
+      async (entry: ChangeEntry) => `{"id":${JSON.stringify(entry.id)},"change":"${entry.change}","before":${await side(before, entry.before)},"after":${await side(after, entry.after)}}`,
+      () => {
+        // Entries are not representations of the kind: no profile.
+        ctx.set('Content-Type', contentTypeHeader(type, undefined));
+        ctx.status = 200;
+      },
+    );
   }
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */
@@ -117,7 +154,9 @@ export async function streamArray<T>(ctx: RouterContext, items: AsyncIterable<T>
   head();
   if (ctx.method === 'HEAD') {
     await iterator.return?.();
-    ctx.body = '';
+    // No Content-Length: the list's length is not known without writing it (RFC 9110 §9.3.2
+    // forbids one that differs from GET's; `ctx.body = ''` would send 0).
+    ctx.body = Readable.from([]);
     return;
   }
   ctx.body = Readable.from(

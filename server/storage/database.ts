@@ -3,6 +3,7 @@ import type { Dialect, Pools } from './dialect.js';
 import { postgresDialect } from './dialects/postgres/index.js';
 import { sqliteDialect } from './dialects/sqlite/index.js';
 import { migrate, verifyMigrated } from './migrations.js';
+import { type StartLock } from './start-lock.js';
 
 /**
  * An open database: the dialect that knows how to talk to it, and its pools (a reader, a writer,
@@ -22,6 +23,11 @@ export interface DatabaseOptions {
    * worker, whose primary migrated before forking.
    */
   readonly migrations?: 'run' | 'verify';
+  /**
+   * How long the migrations may wait for the write lock of another process (see StartLock):
+   * the start's own, shared with its later steps; none given, they do not wait.
+   */
+  readonly startLock?: StartLock;
 }
 
 export function dialectFor(url: string): Dialect {
@@ -39,7 +45,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pools = dialect.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}) });
   const database: Database = { dialect, ...pools };
   try {
-    await (options.migrations === 'verify' ? verifyMigrated(database) : migrate(database));
+    if (options.migrations === 'verify') await verifyMigrated(database);
+    else if (options.startLock) await options.startLock.run(dialect.errors, 'migrations', () => migrate(database));
+    else await migrate(database);
   } catch (error) {
     await database.close();
     throw error;

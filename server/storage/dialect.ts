@@ -49,6 +49,62 @@ export interface Dialect {
   readonly statements: WriteStatements;
   /** Versions and their events: how they are written, numbered, and read back in order. */
   readonly history: HistorySql;
+  /** What one statement may hold at most. */
+  readonly limits: StatementLimits;
+  /** Online backups of the whole database (`npm run backup`, docs/running.md). */
+  readonly backup: Backup;
+  /** Reads of the past: the stored history as it stood at an instant, and what changed between two. */
+  readonly time: TimeSql;
+}
+
+/** What a finished backup reports. */
+export interface BackupResult {
+  /** The file written. */
+  readonly file: string;
+  readonly bytes: number;
+  /** How it is restored, for the CLI to print. */
+  readonly restore: string;
+}
+
+/**
+ * A copy of the database taken while servers keep reading and writing it: one consistent
+ * snapshot (every write acknowledged before the copy began is in it), written to a new file
+ * that appears under its name only once it is complete.
+ */
+export interface Backup {
+  copy(destination: string): Promise<BackupResult>;
+}
+
+/** The engine's limits on one statement that a client's query can reach. */
+export interface StatementLimits {
+  /**
+   * Bound parameters: SQLite's SQLITE_MAX_VARIABLE_NUMBER (32,766), PostgreSQL's protocol count
+   * (a 16-bit field: 65,535; past it the server reports a protocol violation, which read as an
+   * outage, 503).
+   */
+  readonly bindings: number;
+}
+
+/**
+ * The history read as of an instant (docs/time.md), answered by the database from the index on
+ * `(kind, id, ts)` (one resource: one lookup) and the one on `(kind, ts, id)` (migration 0010).
+ * Each engine has its own shape of the same query because each planner needs it told differently
+ * how to join the newest version of each resource back to its document.
+ */
+export interface TimeSql {
+  /**
+   * A derived table of columns `id`, `ts`, `doc` (the stored document): each resource of `kind`
+   * as it was at instant `at`, its newest version with `ts ≤ at`, none when that is a deletion.
+   */
+  stateAt(kind: string, at: number): SqlFragment;
+  /**
+   * A derived table of the resources of `kind` that changed in `(since, until]`, one row each:
+   * `id`, `ts` (of its last change in the interval), `doc` (the document as of `until`, or as of
+   * `since` when it was deleted), `bts`/`bdoc` (its version at `since`, null when it had none)
+   * and `adoc` (at `until`, null when deleted). One that had no version at either instant is
+   * left out.
+   */
+  changes(kind: string, since: number, until: number): SqlFragment;
 }
 
 /** A version to store: a new representation of a resource, or its deletion (`doc` null). */
@@ -109,6 +165,25 @@ export interface JsonSql {
    * bound parameters. A value of another JSON type never matches.
    */
   compare(source: JsonSource, segments: readonly string[], comparison: Comparison, type: ScalarType, count: number): string;
+  /**
+   * The string at `segments` equals one bound parameter (already folded) once ASCII letters
+   * are folded to lower case, and no other letter: `not=` (rest-contract §5).
+   */
+  foldedEquals(source: JsonSource, segments: readonly string[]): string;
+  /** The string at `segments` contains a match of one bound pattern, without regard to case (`reg=`). */
+  matches(source: JsonSource, segments: readonly string[]): string;
+  /** A text expression (the `id` column) contains a match of one bound pattern, without regard to case. */
+  matchesText(expression: string): string;
+  /** A text expression with its ASCII letters in lower case (see foldedEquals). */
+  foldText(expression: string): string;
+  /** The bound form of a checked pattern (query/regex.ts) that `matches` runs. */
+  bindPattern(pattern: { readonly source: string; readonly posix: string }): string;
+  /** The value at `segments` is JSON null or absent (`null=`). */
+  absent(source: JsonSource, segments: readonly string[]): string;
+  /** The string at `segments` as SQL text (NULL when it is none). */
+  text(source: JsonSource, segments: readonly string[]): string;
+  /** The text after the last `/` of a text expression (the id at the end of an address). */
+  lastSegment(expression: string): string;
   /** Bind value for a scalar of `type` (booleans differ between dialects). */
   bindValue(value: string | number | boolean, type: ScalarType): unknown;
   /** A FROM item yielding each element of the array at `segments` of `source` under `alias`. */
@@ -309,6 +384,17 @@ export interface ErrorClassifier {
   isUnavailable(error: unknown): boolean;
   /** True when `error` is the violation of a primary key or unique constraint. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * True when `error` means another connection holds a lock the statement needed and it did
+   * not wait (SQLite's writer has no busy timeout): worth trying again shortly, as start-up does
+   * (storage/start-lock.ts).
+   */
+  isLockBusy(error: unknown): boolean;
+  /**
+   * True when `error` is the engine refusing a statement for its size (too many terms, too deep
+   * an expression): a query the client made too large, answered 400, never a 500.
+   */
+  isQueryTooLarge(error: unknown): boolean;
 }
 
 /**

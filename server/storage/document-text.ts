@@ -7,8 +7,20 @@
  * whole runs of a list (dialects/sqlite/read-worker.ts).
  */
 export function documentText(head: string, id: string, doc: string): string {
+  if (doc.startsWith(STORED_SCHEMA)) {
+    // A UNIS `$schema` kept as the client sent it (rest/representation.ts stores it first): it
+    // takes the place of the head's. Such addresses hold no `"` or `\\` (addresses.ts), so the
+    // first `"` after it ends the string.
+    const end = doc.indexOf('"', STORED_SCHEMA.length);
+    return `${STORED_SCHEMA}${doc.slice(STORED_SCHEMA.length, end)}${head.slice(head.indexOf(HEAD_SELF_REF))}${encodeURIComponent(id)}",${doc.slice(end + 2)}`;
+  }
   return `${head}${encodeURIComponent(id)}",${doc.slice(1)}`;
 }
+
+/** How a stored document that keeps its client's `$schema` starts. */
+const STORED_SCHEMA = '{"$schema":"';
+/** Where the head's `selfRef` starts, after its `$schema` string. */
+const HEAD_SELF_REF = '","selfRef":"';
 
 /** Rows (`id`, `doc`) as runs of texts: each documentText(head, id, doc), joined by commas. */
 export interface TextRun {

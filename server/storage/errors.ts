@@ -45,6 +45,22 @@ export class StorageUnavailable extends Error {
   }
 }
 
+/** The database refused a query for its size (too many terms, too deep): the client's to make smaller. */
+export class QueryTooLarge extends Error {
+  /** `cause`: the engine's error, or what the query would pass. */
+  constructor(cause: unknown) {
+    super(`the query is too large for the database (${cause instanceof Error ? cause.message.slice(0, 200) : String(cause)}); use fewer terms or values`, { cause });
+    this.name = 'QueryTooLarge';
+  }
+}
+
+/** The dialect's errors that mean something to the client, as this module's classes; others as they are. */
+export function classify(errors: ErrorClassifier, error: unknown): unknown {
+  if (errors.isUnavailable(error)) return new StorageUnavailable(error);
+  if (errors.isQueryTooLarge(error)) return new QueryTooLarge(error);
+  return error;
+}
+
 /** No measurement series with that mid (not registered with `POST /events`, or deleted). */
 export class SeriesMissing extends Error {
   constructor(
@@ -57,11 +73,11 @@ export class SeriesMissing extends Error {
   }
 }
 
-/** Run storage work with the dialect's "database unreachable" errors turned into StorageUnavailable. */
+/** Run storage work with the dialect's errors classified (StorageUnavailable, QueryTooLarge). */
 export async function classified<T>(errors: ErrorClassifier, work: () => Promise<T> | PromiseLike<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+    throw classify(errors, error);
   }
 }

@@ -5,6 +5,8 @@ import { catalogCountsMigration, catalogGraphMigration, catalogMigration } from 
 import { eventOrderMigration, eventsMigration } from './events.js';
 import { measurementsMigration } from './measurements/tables.js';
 import { serviceFactsMigration } from './service-facts.js';
+import { LockBusy } from './start-lock.js';
+import { historyTimeMigration } from './time-sql.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -54,6 +56,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0006_measurements': measurementsMigration(dialect),
     '0007_catalog_graph': catalogGraphMigration,
     '0008_event_order': eventOrderMigration(dialect),
+    '0010_history_time': historyTimeMigration,
   };
 }
 
@@ -75,33 +78,54 @@ class InCodeMigrations implements Knex.MigrationSource<string> {
 
 const MIGRATIONS_TABLE = 'topocat_migrations';
 
-/** The database was migrated by a newer topocat: this one does not know some of its steps. */
-export class SchemaMismatchError extends Error {
-  constructor(unknown: readonly string[], known: readonly string[]) {
-    super(`was migrated by a newer topocat: it has the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which this version does not know (its last is ${known.at(-1)}); run the newer version, or restore a backup made before the upgrade`);
-    this.name = 'SchemaMismatchError';
-  }
-}
-
-/** Refuse a database that a newer version migrated, before knex's own check says "the migration directory is corrupt". */
-async function refuseNewer(knex: Knex, known: readonly string[]): Promise<void> {
-  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return;
-  const done = (await knex(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
-  const unknown = done.filter((name) => !known.includes(name)).sort();
-  if (unknown.length > 0) throw new SchemaMismatchError(unknown, known);
-}
-
 export async function migrate(database: Database): Promise<void> {
+  // A restart on a current schema writes nothing here: no write lock to wait for while an old
+  // process still stops (storage/start-lock.ts).
+  if ((await pendingMigrations(database)).length === 0) return;
   // knex's own migration lock fails at once instead of waiting; processes starting together
   // queue here instead, and each finds the work done by the one before.
   await database.dialect.locking.exclusive('migrations', async () => {
     await database.dialect.maintenance.prepare(database.writer);
-    await refuseNewer(database.writer, Object.keys(steps(database.dialect)).sort());
-    await database.writer.migrate.latest({
-      migrationSource: new InCodeMigrations(database.dialect),
-      tableName: MIGRATIONS_TABLE,
-    });
+    try {
+      await database.writer.migrate.latest({
+        migrationSource: new InCodeMigrations(database.dialect),
+        tableName: MIGRATIONS_TABLE,
+      });
+    } catch (error) {
+      // knex's lock could not be taken (its row written, or held by another migrating process);
+      // the migrations ran in one transaction, rolled back: the start may try again.
+      if ((error as { name?: unknown } | null)?.name === 'MigrationLocked') throw new LockBusy(`the migrations could not take their lock: ${(error as Error).message}`);
+      throw error;
+    }
   });
+}
+
+/** A database that a newer release of topocat migrated: this one does not know its schema. */
+export class NewerDatabase extends Error {
+  constructor(
+    readonly unknown: readonly string[],
+    known: readonly string[],
+  ) {
+    super(`was migrated by a newer topocat: it has the migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which this version does not know (its last is ${[...known].sort().at(-1)}); run the newer version, or restore a backup made before the upgrade`);
+    this.name = 'NewerDatabase';
+  }
+}
+
+/**
+ * Migrations of this release not yet applied to the database; all of them when it has no
+ * migrations table. A migration this release does not know is a NewerDatabase.
+ */
+async function pendingMigrations(database: Database): Promise<string[]> {
+  const expected = Object.keys(steps(database.dialect));
+  let done: string[];
+  try {
+    done = (await database.reader(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
+  } catch {
+    return expected;
+  }
+  const unknown = done.filter((name) => !expected.includes(name));
+  if (unknown.length > 0) throw new NewerDatabase(unknown.sort(), expected);
+  return expected.filter((name) => !done.includes(name));
 }
 
 /**
@@ -118,8 +142,8 @@ export async function verifyMigrated(database: Database): Promise<void> {
   } catch (error) {
     throw new Error('the database has no migrations table; the process that starts the workers migrates it first', { cause: error });
   }
-  const unknown = done.filter((name) => !expected.includes(name)).sort();
-  if (unknown.length > 0) throw new SchemaMismatchError(unknown, expected);
+  const unknown = done.filter((name) => !expected.includes(name));
+  if (unknown.length > 0) throw new NewerDatabase(unknown.sort(), expected);
   const missing = expected.filter((name) => !done.includes(name));
   if (missing.length > 0) throw new Error(`the database lacks the migrations ${missing.join(', ')}; the process that starts the workers migrates it first`);
 }

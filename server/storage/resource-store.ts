@@ -4,7 +4,7 @@ import type { Database } from './database.js';
 import type { Row, WriteJob } from './dialect.js';
 import type { CurrentCache } from './current-cache.js';
 import type { TextRun } from './document-text.js';
-import { classified, PreconditionFailed, ResourceConflict, ResourceMissing, StorageUnavailable } from './errors.js';
+import { classified, classify, PreconditionFailed, ResourceConflict, ResourceMissing } from './errors.js';
 import { rowsOf } from './events.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
@@ -63,6 +63,19 @@ export interface Selection {
   readonly limit?: number;
   readonly skip?: number;
   readonly unique?: boolean;
+  /** The instant (µs) whose state is read (docs/time.md); absent: now. */
+  readonly at?: number;
+}
+
+/** How a resource changed between two instants (docs/time.md). */
+export type ChangeKind = 'created' | 'updated' | 'deleted';
+
+/** One resource that changed between two instants: its representation at each (none where it had none). */
+export interface ChangeEntry {
+  readonly id: string;
+  readonly change: ChangeKind;
+  readonly before?: Representation;
+  readonly after?: Representation;
 }
 
 /** The statements of a write job, with `?` placeholders (see WriteStatements). */
@@ -95,6 +108,8 @@ export class ResourceStore {
     readonly known: string;
     readonly liveVersion: string;
     readonly anyVersion: string;
+    readonly at: string;
+    readonly knownAt: string;
   };
 
   /**
@@ -113,6 +128,9 @@ export class ResourceStore {
       known: `SELECT 1 FROM ${HISTORY} WHERE kind = ? AND id = ? LIMIT 1`,
       liveVersion: `SELECT ts FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? AND NOT deleted LIMIT 1`,
       anyVersion: `SELECT ts FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts = ? LIMIT 1`,
+      // One lookup in the primary key (kind, id, ts): the newest version up to the instant.
+      at: `SELECT ts, ${doc} FROM (SELECT ts, doc, deleted FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts <= ? ORDER BY ts DESC LIMIT 1) n WHERE NOT deleted`,
+      knownAt: `SELECT 1 FROM ${HISTORY} WHERE kind = ? AND id = ? AND ts <= ? LIMIT 1`,
     };
   }
 
@@ -307,21 +325,27 @@ export class ResourceStore {
     return row ? { id, ts: Number(row.ts), doc: row.doc } : undefined;
   }
 
-  /** True when the resource has ever been stored. */
-  async known(kind: string, id: string): Promise<boolean> {
-    return (await this.read(() => this.db.keys.one(this.sql.known, [kind, id]))) !== undefined;
+  /** The representation the resource had at instant `at` (µs): none before it existed, or once it was deleted at or before `at`. */
+  async at(kind: string, id: string, at: number): Promise<Representation | undefined> {
+    const row = (await this.read(() => this.db.keys.one(this.sql.at, [kind, id, at]))) as CurrentRow | undefined;
+    return row ? { id, ts: Number(row.ts), doc: row.doc } : undefined;
   }
 
-  /** Versions of one resource that match, newest first. */
+  /** True when the resource has ever been stored (up to instant `at`, when given). */
+  async known(kind: string, id: string, at?: number): Promise<boolean> {
+    return (await this.read(() => this.db.keys.one(at === undefined ? this.sql.known : this.sql.knownAt, at === undefined ? [kind, id] : [kind, id, at]))) !== undefined;
+  }
+
+  /** Versions of one resource that match (up to `selection.at`), newest first. */
   versions(kind: string, id: string, selection: Selection): AsyncIterable<Representation> {
     const builder = this.db.reader(HISTORY).select('id', 'ts', this.docColumn(this.db.reader)).where({ kind, id, deleted: false });
+    if (selection.at !== undefined) builder.where('ts', '<=', selection.at);
     return this.select(builder, selection, true);
   }
 
-  /** The newest representation of every live resource of a kind that matches, streamed. */
+  /** The newest representation of every live resource of a kind that matches (as of `selection.at`), streamed. */
   list(kind: string, selection: Selection): AsyncIterable<Representation> {
-    const builder = this.db.reader(CURRENT).select('id', 'ts', this.docColumn(this.db.reader)).where({ kind });
-    return this.select(builder, selection, false);
+    return this.select(this.resources(kind, selection.at).select('id', 'ts', this.docColumn(this.db.reader)), selection, false);
   }
 
   /**
@@ -329,9 +353,43 @@ export class ResourceStore {
    * object per resource on the event loop.
    */
   listTexts(kind: string, selection: Selection, run: TextRun): AsyncIterable<string> {
-    const builder = this.db.reader(CURRENT).select('id', this.docColumn(this.db.reader)).where({ kind });
+    const builder = this.resources(kind, selection.at).select('id', this.docColumn(this.db.reader));
     this.order(builder, selection, false);
     return this.unavailableAs(this.db.streamTexts(builder, run));
+  }
+
+  /**
+   * The resources of a kind that changed in `(since, until]` and match `selection` (its
+   * conditions hold for the representation at `until`, or at `since` for a deletion), streamed,
+   * in the order of their last change in the interval unless sorted otherwise. One that was
+   * created and deleted within the interval is not among them.
+   */
+  changes(kind: string, since: number, until: number, selection: Selection): AsyncIterable<ChangeEntry> {
+    const knex = this.db.reader;
+    const columns = this.db.dialect.columns;
+    const { sql, bindings } = this.db.dialect.time.changes(kind, since, until);
+    const builder = knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[])).select('id', 'ts', 'bts', columns.documentText(knex, 'bdoc'), columns.documentText(knex, 'adoc'));
+    this.order(builder, selection, false);
+    const rows = this.db.stream(builder, selection.limit);
+    return this.unavailableAs({
+      async *[Symbol.asyncIterator]() {
+        for await (const row of rows) {
+          const id = String(row.id);
+          const before = row.bdoc === null || row.bdoc === undefined ? undefined : { id, ts: Number(row.bts), doc: String(row.bdoc) };
+          const after = row.adoc === null || row.adoc === undefined ? undefined : { id, ts: Number(row.ts), doc: String(row.adoc) };
+          const change: ChangeKind = before === undefined ? 'created' : after === undefined ? 'deleted' : 'updated';
+          yield { id, change, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+        }
+      },
+    });
+  }
+
+  /** Rows (`id`, `ts`, `doc`) of the kind's live resources: now (the current rows), or at instant `at`, from the history. */
+  private resources(kind: string, at: number | undefined): Knex.QueryBuilder {
+    const knex = this.db.reader;
+    if (at === undefined) return knex(CURRENT).where({ kind });
+    const { sql, bindings } = this.db.dialect.time.stateAt(kind, at);
+    return knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[]));
   }
 
   /** Answers when the database answers. */
@@ -364,7 +422,7 @@ export class ResourceStore {
     if (selection.skip !== undefined) builder.offset(selection.skip);
   }
 
-  /** `items`, with the database's outages as StorageUnavailable. */
+  /** `items`, with the database's outages as StorageUnavailable, a refused size as QueryTooLarge. */
   private unavailableAs<T>(items: AsyncIterable<T>): AsyncIterable<T> {
     const errors = this.db.dialect.errors;
     return {
@@ -372,7 +430,7 @@ export class ResourceStore {
         try {
           yield* items;
         } catch (error) {
-          throw errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+          throw classify(errors, error);
         }
       },
     };

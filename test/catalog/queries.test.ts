@@ -221,6 +221,16 @@ describe('SOAP catalog: queries', function () {
         { given: { target: collections(), context: { queryComponent: [component('PROJECT', 'PARENT', { negate: true })] } }, want: ['arc/c', 'col/calm', 'col/loose', 'col/nam', 'col/nam-sub', 'col/obs', 'col/wrf'] },
       ],
       ['public objects have public context', { given: { target: collections(), context: { queryComponent: [component('PROJECT', 'DIRECT_PARENT', { objectId: 'pub/p' })] } }, want: ['pub/c'] }],
+      // A context that is not negated goes inside the first plain property condition's semi-join (query-sql.ts).
+      ['a target property and a context both hold', { given: { target: collections({ queryProperty: [prop('grid', value('dx', '5', 'GT'))] }), context: { queryComponent: [component('EXPERIMENT', 'DIRECT_PARENT', { objectId: 'exp/run1' })] } }, want: ['col/nam'] }],
+      ['two plain elements of one property, under a context', { given: { target: collections({ queryProperty: [prop('grid', has('ctrlat'), value('dx', '10', 'GT'))] }), context: { queryComponent: [stormProject] } }, want: ['col/nam'] }],
+      ['a plain and a negated element of one property, under a context', { given: { target: collections({ queryProperty: [prop('grid', value('dx', '10', 'GT'), { ...has('ctrlat'), negate: true })] }), context: { queryComponent: [stormProject] } }, want: ['col/nam-sub', 'col/obs'] }],
+      ['a negated target property under a context', { given: { target: collections({ queryProperty: [{ ...title('nam'), negate: true }] }), context: { queryComponent: [stormProject] } }, want: ['col/nam-sub', 'col/obs', 'col/wrf'] }],
+      ['a negated property beside a plain one, under a context', { given: { target: collections({ queryProperty: [{ ...title('nam'), negate: true }, prop('grid', value('dx', '10', 'LT'))] }), context: { queryComponent: [stormProject] } }, want: ['col/wrf'] }],
+      ['a property OR set under a context', { given: { target: collections({ queryPropertyOrSet: [{ queryProperty: [title('WRF'), prop('grid', value('dx', '35', 'GT'))] }] }), context: { queryComponent: [stormProject] } }, want: ['col/nam-sub', 'col/obs', 'col/wrf'] }],
+      ['a negated context with a target property', { given: { target: collections({ queryProperty: [title('nam')] }), context: { negate: true, queryComponent: [stormProject] } }, want: ['col/calm', 'pub/c'] }],
+      ['a context OR set with a target property', { given: { target: collections({ queryProperty: [title('nam')] }), context: { queryOrSet: [{ queryComponent: [component('PROJECT', 'PARENT', { objectId: 'proj/calm' }), component('PROJECT', 'DIRECT_PARENT', { objectId: 'pub/p' })] }] } }, want: ['col/calm', 'pub/c'] }],
+      ['a negated target match with a property, under a context', { given: { target: collections({ negate: true, queryProperty: [title('nam')] }), context: { queryComponent: [stormProject] } }, want: ['exp/run1', 'exp/run2', 'file/a', 'col/nam-sub', 'col/obs', 'col/wrf'] }],
       ["another user's context never matches", { given: { target: { aggrType: 'PROJECT' }, context: { queryComponent: [component('COLLECTION', 'CHILD', { queryProperty: [title('secret')] })] } }, want: [] }],
     ];
     for (const [name, { given, want }] of cases) {

@@ -174,4 +174,23 @@ describe('generated REST client', function () {
     const nowhere = new TopologyClient({ baseUrl: `${server.url}/nowhere` });
     await assert.rejects(nowhere.nodes.subscribe().next(), NotFoundError);
   });
+
+  it('at(T) reads a collection as it was, and changes(since, until) tells what changed between two instants', async () => {
+    const first = (await client.links.create({ id: 'sdk-time', name: 'l1', directed: false, endpoints: [{ href: `${server.url}/ports/x`, rel: 'full' }, { href: `${server.url}/ports/y`, rel: 'full' }] })).value;
+    const second = (await client.links.patch('sdk-time', { name: 'l2' })).value;
+    await client.links.delete('sdk-time');
+    const then = client.links.at(first.ts!);
+    assert.deepEqual((await then.list((q) => q.eq('id', 'sdk-time'))).map((l) => l.name), ['l1']);
+    assert.equal((await then.get('sdk-time')).value.name, 'l1');
+    assert.equal((await then.get('sdk-time')).etag, `"${first.ts}"`);
+    await assert.rejects(client.links.at(new Date()).get('sdk-time'), NotFoundError);
+    assert.deepEqual(await client.links.at(first.ts! - 1).list((q) => q.eq('id', 'sdk-time')), []);
+
+    const updated = await client.links.changes(first.ts!, second.ts!);
+    assert.deepEqual(updated.map((c) => [c.id, c.change, c.before?.name, c.after?.name]), [['sdk-time', 'updated', 'l1', 'l2']]);
+    const deleted = await client.links.changes(second.ts!, undefined, (q) => q.eq('name', 'l2'));
+    assert.deepEqual(deleted.map((c) => [c.id, c.change, c.after]), [['sdk-time', 'deleted', null]]);
+    assert.deepEqual((await client.links.changes(undefined, first.ts!)).filter((c) => c.id === 'sdk-time').map((c) => c.change), ['created']);
+    assert.throws(() => client.links.at(-1), RangeError);
+  });
 });

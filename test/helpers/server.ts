@@ -35,6 +35,8 @@ export interface ServerOptions {
   readonly entry?: string;
   /** Command-line arguments for the entry (`--workers 2`). */
   readonly args?: readonly string[];
+  /** Called with each log line as it arrives, also before the server listens. */
+  readonly onLog?: (line: LogLine) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       try {
         const entry = JSON.parse(line) as LogLine;
         logs.push(entry);
+        options.onLog?.(entry);
         if (entry.msg === 'listening') {
           // The local address: PUBLIC_URL may name a proxy in front of the server.
           clearTimeout(timer);

@@ -55,7 +55,9 @@ const typeOf = (value: string | number | boolean): ValueType => (typeof value ==
 /** Terms about the documents' own paths and values half of the time, so that queries do match. */
 function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
   const known = leaves(docs);
-  const operators = fc.constantFrom('eq', 'lt', 'lte', 'gt', 'gte') as fc.Arbitrary<Term['operator']>;
+  // UNIS's operators too (rest-contract §5): numeq is `eq=`; recfind= reads other resources
+  // and has its own tests (test/rest/unis-operators.test.ts).
+  const operators = fc.constantFrom('eq', 'lt', 'lte', 'gt', 'gte', 'not', 'numeq', 'null', 'reg') as fc.Arbitrary<Term['operator']>;
   const randomPath = fc.oneof(
     fc.constantFrom(['s'], ['n'], ['b'], ['list'], ['o', 'x'], ['a', 'x'], ['id'], ['ts']),
     fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }),
@@ -74,11 +76,19 @@ function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
     field,
     operator,
     parameter: field.join('.'),
-    values: (operator === 'eq' ? values : values.slice(0, 1)).map(({ text, type }) =>
-      type === undefined ? { value: text } : { value: type === 'boolean' ? text === 'true' : type === 'string' ? text : Number(text), type },
-    ),
+    values:
+      operator === 'null'
+        ? [{ value: '' }]
+        : operator === 'reg'
+          ? [{ value: PATTERNS[values[0]!.text.length % PATTERNS.length]! }]
+          : (operator === 'eq' ? values : values.slice(0, 1)).map(({ text, type }) =>
+              type === undefined ? { value: text } : { value: type === 'boolean' ? text === 'true' : type === 'string' ? text : Number(text), type },
+            ),
   }));
 }
+
+/** Patterns for reg=: letter case, anchors, classes, a newline-free `.`, non-ASCII. */
+const PATTERNS = ['a', '^a', 'b$', '^$', '[0-9]', 'é', '^.$', 'x\\sy', 'TRUE', '\\d+', '^[a-c]+$', '\\bx', 'y\\b', '1|a', '(?:ab)+', '\\x'];
 
 const cases = documents.chain((docs) =>
   fc.tuple(fc.constant(docs), fc.array(fc.array(fc.array(termsFor(docs), { minLength: 1, maxLength: 2 }).map((list): SyntaxCondition => ({ terms: list })), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 })),

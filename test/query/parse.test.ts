@@ -35,10 +35,16 @@ describe('query language parser', () => {
       { terms: [{ field: ['a'], operator: 'eq', values: [{ value: true, type: 'boolean' }], parameter: 'a' }] },
       { terms: [{ field: ['b'], operator: 'eq', values: [{ value: false, type: 'boolean' }], parameter: 'b' }] },
     ] } }],
-    ['unique and inline are switches, not conditions', { given: 'unique=true&inline=&fields=selfRef', want: { conditions: [], unique: true, inline: true, fields: [['selfRef']] } }],
-    ['a bare inline', { given: 'inline', want: { conditions: [], inline: true, unique: false } }],
+    ['unique, inline and expand are switches, not conditions', { given: 'unique=true&inline=&expand=&fields=selfRef', want: { conditions: [], unique: true, inline: true, expand: true, fields: [['selfRef']] } }],
+    ['a bare inline', { given: 'inline', want: { conditions: [], inline: true, expand: false, unique: false } }],
+    ['a bare expand', { given: 'expand', want: { conditions: [], inline: false, expand: true, unique: false } }],
     ['unique=false', { given: 'unique=FALSE', want: { unique: false } }],
     ['empty pairs are nothing', { given: '&&', want: { conditions: [], sort: [] } }],
+    ['at is an instant, not a condition', { given: 'at=1795000000000000&name=a', want: { at: 1795000000000000, conditions: [{ terms: [{ field: ['name'], operator: 'eq', values: [{ value: 'a' }], parameter: 'name' }] }] } }],
+    ['an instant beyond 2^53 is the latest one', { given: 'at=99999999999999999999', want: { at: Number.MAX_SAFE_INTEGER } }],
+    ['since and until ask for changes', { given: 'since=5&until=9', want: { conditions: [], changes: { since: 5, until: 9 } } }],
+    ['since defaults to 0', { given: 'until=9', want: { changes: { since: 0, until: 9 } } }],
+    ['until may be omitted', { given: 'since=5', want: { changes: { since: 5 } } }],
     ['paging, projection and sort', { given: 'limit=5&skip=10&fields=id,a.b&sort=a:-1,b:1', want: { conditions: [], limit: 5, skip: 10, fields: [['id'], ['a', 'b']], sort: [{ field: ['a'], descending: true }, { field: ['b'], descending: false }] } }],
   ];
   for (const [name, { given, want }] of parses) {
@@ -62,6 +68,11 @@ describe('query language parser', () => {
     ['a bad sort direction', { given: 'sort=a:up', parameter: 'sort' }],
     ['malformed percent-encoding', { given: 'a=%E0%A4%A', parameter: 'a' }],
     ['a unique that is no switch', { given: 'unique=maybe', parameter: 'unique' }],
+    ['an instant that is no integer', { given: 'at=2026-11-26', parameter: 'at' }],
+    ['a negative since', { given: 'since=-1', parameter: 'since' }],
+    ['an empty until', { given: 'until=', parameter: 'until' }],
+    ['at with since or until', { given: 'at=5&until=6', parameter: 'at' }],
+    ['since after until', { given: 'since=7&until=6', parameter: 'since' }],
     ['too many parameters', { given: Array.from({ length: MAX + 1 }, (_, i) => `a${i}=1`).join('&'), parameter: 'query' }],
   ];
   for (const [name, { given, parameter }] of rejects) {
@@ -83,10 +94,17 @@ describe('query language parser', () => {
     it(`version of a resource: ${name}`, () => assert.equal(parseQuery(given, MAX, 'resource').version, want));
   }
 
-  it('ts of a single resource that is no integer is refused, naming ts', () => {
-    for (const given of ['ts=gt=5', 'ts=abc', 'ts=-1', 'ts=']) {
-      assert.throws(() => parseQuery(given, MAX, 'resource'), (error: unknown) => error instanceof QueryError && error.parameter === 'ts', given);
+  it('ts of a single resource that is not one integer is a condition on its versions (rest-contract §3)', () => {
+    for (const given of ['ts=gt=5', 'ts=lte=5', 'ts=5,6', 'ts=abc', 'ts=-1', 'ts=']) {
+      const parsed = parseQuery(given, MAX, 'resource');
+      assert.equal(parsed.version, undefined, given);
+      assert.deepEqual(parsed.conditions.map((c) => c.terms.map((t) => t.field.join('.'))), [['ts']], given);
     }
+  });
+
+  it('since and until are of collections: a single resource refuses them, naming the parameter', () => {
+    assert.throws(() => parseQuery('since=5', MAX, 'resource'), (error: unknown) => error instanceof QueryError && error.parameter === 'since');
+    assert.equal(parseQuery('at=5', MAX, 'resource').at, 5);
   });
 
   it('ts of a collection is a condition', () => {

@@ -40,7 +40,7 @@ describe('REST addresses across configurations', function () {
       const replaced = await put(`${moved.url}/nodes/n1`, { ...stored, ts: undefined });
       assert.equal(replaced.status, 201, replaced.text);
       // Its references under the old base are still this service's.
-      assert.equal((await get(`${moved.url}/nodes/n1?inline`)).body.ports[0].name, 'eth0');
+      assert.equal((await get(`${moved.url}/nodes/n1?expand`)).body.ports[0].name, 'eth0');
       assert.deepEqual(((await get(`${moved.url}/nodes?selfRef=http://old.example.net/api/nodes/n1&fields=id`)).body as unknown[]).length, 1);
     } finally {
       await moved.stop();

@@ -53,8 +53,9 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     // Six operations per collection and HEAD beside each GET (list and read), and the discovery
     // paths: /, /about, /health, /openapi.json, /docs, /docs/{asset}, /ui, /ui/{asset}, /schema/…/{slug}; and the
     // measurement store's: /events (POST, GET, HEAD), /events/{mid} (GET, HEAD, DELETE), /data
-    // (POST), /data/{mid} (POST, GET, HEAD, DELETE).
-    assert.equal(ids.length, 12 * 8 + 9 + 11);
+    // (POST), /data/{mid} (POST, GET, HEAD, DELETE); and /register's eight (docs/federation.md).
+    assert.equal(ids.length, 12 * 8 + 9 + 11 + 8);
+    assert.ok(ids.includes('createRegistration') && ids.includes('listRegistrations'));
     assert.ok(ids.includes('registerSeries') && ids.includes('appendData') && ids.includes('readData'));
     assert.ok(ids.includes('replaceLink') && ids.includes('listTopologies'));
     // Every $ref resolves inside the document.

@@ -51,11 +51,11 @@ describe('REST errors (docs/rest-interface.md)', function () {
       return put(created.body.selfRef, { id: 'other' });
     }, 400, '/id'],
     ['404 unknown collection', () => get(`${server.url}/nothing-here`), 404],
-    ['404 unknown id on GET', () => get(`${nodes}/no-such-id`), 404],
+    ['404 unknown id on GET (a typed request)', () => get(`${nodes}/no-such-id`, { accept: 'application/topology+json' }), 404],
     ['404 unknown id on PUT', () => put(`${nodes}/no-such-id`, { name: 'x' }), 404],
     ['404 unknown id on PATCH', () => patch(`${nodes}/no-such-id`, { name: 'x' }), 404],
     ['404 unknown id on DELETE', () => del(`${nodes}/no-such-id`), 404],
-    ['404 unknown ts', async () => get(`${(await post(nodes, {})).body.selfRef}?ts=1`), 404],
+    ['404 unknown ts (a typed request)', async () => get(`${(await post(nodes, {})).body.selfRef}?ts=1`, { accept: 'application/json' }), 404],
     ['405 a method the path does not have', () => request('PUT', nodes, { body: {} }), 405],
     ['406 unsatisfiable Accept', () => get(nodes, { accept: 'text/html' }), 406],
     ['415 unsupported Content-Type', () => request('POST', nodes, { raw: '{}', headers: { 'content-type': 'text/plain' } }), 415],

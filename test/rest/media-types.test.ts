@@ -27,17 +27,39 @@ describe('REST media types', function () {
     });
   }
 
-  const schemas: [string, string][] = [
-    ['our own address', '{base}/schema/20120709/node#'],
-    ['the canonical $id', 'https://topocat.dev/schema/20120709/node#'],
-    ['UNIS (incntre)', 'http://unis.incntre.iu.edu/schema/20120709/node#'],
-    ['UNIS (crest)', 'http://unis.crest.iu.edu/schema/20120709/node'],
+  /** Any other Content-Type on a body is a 415, whatever the body (rest-contract §2), decided before the body is read. */
+  const refused: [string, { method: string; type: string; body: string }][] = [
+    ['PUT of XML', { method: 'PUT', type: 'application/xml', body: '<node><name>x</name></node>' }],
+    ['PUT of XML that happens to be JSON', { method: 'PUT', type: 'application/xml', body: '{"name":"x"}' }],
+    ['PATCH of a JSON Patch', { method: 'PATCH', type: 'application/json-patch+json', body: '[{"op":"replace","path":"/name","value":"x"}]' }],
+    ['PATCH of text', { method: 'PATCH', type: 'text/plain', body: 'name=x' }],
+    ['POST of a form', { method: 'POST', type: 'application/x-www-form-urlencoded', body: 'name=x' }],
+    ['PUT of merge-patch (PATCH only)', { method: 'PUT', type: 'application/merge-patch+json', body: '{"name":"x"}' }],
+    ['PUT of a malformed type', { method: 'PUT', type: 'json', body: '{"name":"x"}' }],
   ];
-  for (const [name, address] of schemas) {
-    it(`accepts $schema of ${name} and stores ours`, async () => {
-      const answer = await post(nodes, { $schema: address.replace('{base}', server.url), name: 's' });
+  for (const [index, [name, { method, type, body }]] of refused.entries()) {
+    it(`answers 415 to a ${name}`, async () => {
+      const created = await post(nodes, { id: `media-refused-${index}`, name: 'before' });
+      const url = method === 'POST' ? nodes : created.body.selfRef;
+      const answer = await request(method, url, { raw: body, headers: { 'content-type': type } });
+      assert.equal(answer.status, 415, answer.text);
+      assert.equal(answer.body.error.details[0].path, 'Content-Type');
+      assert.equal((await get(created.body.selfRef)).body.name, 'before', 'nothing was written');
+    });
+  }
+
+  // Ours under any base gives ours; a UNIS address is kept as sent (§2, revised 2026-11-26).
+  const schemas: [string, { given: string; want: string }][] = [
+    ['our own address', { given: '{base}/schema/20120709/node#', want: '{base}/schema/20120709/node#' }],
+    ['the canonical $id', { given: 'https://topocat.dev/schema/20120709/node#', want: '{base}/schema/20120709/node#' }],
+    ['UNIS (incntre)', { given: 'http://unis.incntre.iu.edu/schema/20120709/node#', want: 'http://unis.incntre.iu.edu/schema/20120709/node#' }],
+    ['UNIS (crest)', { given: 'http://unis.crest.iu.edu/schema/20120709/node', want: 'http://unis.crest.iu.edu/schema/20120709/node' }],
+  ];
+  for (const [name, { given, want }] of schemas) {
+    it(`accepts $schema of ${name} and answers ${want}`, async () => {
+      const answer = await post(nodes, { $schema: given.replace('{base}', server.url), name: 's' });
       assert.equal(answer.status, 201, answer.text);
-      assert.equal(answer.body.$schema, `${server.url}/schema/20120709/node#`);
+      assert.equal(answer.body.$schema, want.replace('{base}', server.url));
     });
   }
 

@@ -83,7 +83,7 @@ describe('REST operations of every collection', function () {
 
       it('DELETE → 204; then GET is 404 and the list no longer has it', async () => {
         assert.equal((await del(created.selfRef)).status, 204);
-        assert.equal((await get(created.selfRef)).status, 404);
+        assert.equal((await get(created.selfRef, { accept: 'application/json' })).status, 404);
         const list = await get(base());
         assert.ok(!list.body.some((r: any) => r.id === created.id));
       });

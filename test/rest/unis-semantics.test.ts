@@ -115,6 +115,7 @@ describe('REST behaviour UNIS clients rely on', function () {
       ['Boolean:False', { given: 'up=Boolean:False', want: ['q2'] }],
       ['unique=true is not a condition', { given: 'fields=selfRef&unique=true&id=q1,q2', want: ['q1', 'q2'] }],
       ['inline= (empty) is not a condition', { given: 'inline=&id=q2', want: ['q2'] }],
+      ['expand= (empty) is not a condition', { given: 'expand=&id=q2', want: ['q2'] }],
       ['an empty query string', { given: '', want: ['q1', 'q2'] }],
       ['empty pairs', { given: '&&id=q1&', want: ['q1'] }],
       ['selfRef= is the resource with that address', { given: 'selfRef={base}/ports/q2', want: ['q2'] }],
@@ -146,15 +147,18 @@ describe('REST behaviour UNIS clients rely on', function () {
       assert.deepEqual(((await get(`${server.url}/ports/q2?name=beta&unique=true`)).body as { capacity: number }[]).map((v) => v.capacity), [25]);
     });
 
-    it('?ts= of one resource selects a version; never a condition', async () => {
+    it('?ts=T of one resource selects a version; a comparison on ts searches its versions', async () => {
       const current = (await get(`${server.url}/ports/q2`)).body;
       const version = await get(`${server.url}/ports/q2?ts=${current.ts}`);
       assert.equal(version.status, 200);
       assert.equal(version.body.ts, current.ts);
       assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=beta`)).body.ts, current.ts);
-      assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=gamma`)).status, 404);
-      for (const ts of ['99999999999999999999999', '1']) assert.equal((await get(`${server.url}/ports/q2?ts=${ts}`)).status, 404, ts);
-      const malformed = await get(`${server.url}/ports/q2?ts=gt=0`);
+      assert.equal((await get(`${server.url}/ports/q2?ts=${current.ts}&name=gamma`, { accept: 'application/json' })).status, 404);
+      for (const ts of ['99999999999999999999999', '1']) assert.equal((await get(`${server.url}/ports/q2?ts=${ts}`, { accept: 'application/json' })).status, 404, ts);
+      const versions = await get(`${server.url}/ports/q2?ts=gt=0`);
+      assert.equal(versions.status, 200);
+      assert.ok(Array.isArray(versions.body) && versions.body[0].ts === current.ts, 'every version, newest first');
+      const malformed = await get(`${server.url}/ports/q2?ts=gt=soon`);
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.error.details[0].path, 'ts');
     });
@@ -163,22 +167,28 @@ describe('REST behaviour UNIS clients rely on', function () {
       for (const query of ['selfRef=gt=a', '$schema=lt=b']) assert.equal((await get(`${server.url}/ports?${query}`)).status, 400, query);
     });
 
-    it('inline replaces references to this service\'s resources by their newest representation, one level deep', async () => {
-      const node = (await get(`${nodes}/n-q?inline`)).body;
+    it('expand replaces references to this service\'s resources by their newest representation, one level deep', async () => {
+      const node = (await get(`${nodes}/n-q?expand`)).body;
       assert.equal(node.ports[0].id, 'q1');
       assert.equal(node.ports[0].name, 'alpha');
       // One level: the inlined port keeps its own reference.
       assert.deepEqual(node.ports[0].uplink, { href: `${server.url}/nodes/n-q`, rel: 'full' });
       // Not this service's: unchanged.
       assert.deepEqual(node.ports[1], { href: 'http://elsewhere.example/ports/x', rel: 'full' });
-      const listed = (await get(`${nodes}?id=n-q&inline=`)).body;
+      const listed = (await get(`${nodes}?id=n-q&expand=`)).body;
       assert.equal(listed[0].ports[0].name, 'alpha');
+      // inline, as UNIS HEAD reads it, changes nothing here (§5, revised 2026-11-26).
+      const plain = await get(`${nodes}/n-q`);
+      const inline = await get(`${nodes}/n-q?inline`);
+      assert.equal(inline.text, plain.text);
+      assert.equal(inline.headers.get('etag'), plain.headers.get('etag'));
+      assert.equal((await get(`${nodes}?id=n-q&inline=`)).text, (await get(`${nodes}?id=n-q`)).text);
     });
 
-    it('an inlined answer changes its ETag when an inlined resource changes', async () => {
-      const before = await get(`${nodes}/n-q?inline`);
+    it('an expanded answer changes its ETag when an expanded resource changes', async () => {
+      const before = await get(`${nodes}/n-q?expand`);
       await patch(`${server.url}/ports/q1`, { name: 'alpha-2' });
-      const after = await get(`${nodes}/n-q?inline`, { 'if-none-match': before.headers.get('etag')! });
+      const after = await get(`${nodes}/n-q?expand`, { 'if-none-match': before.headers.get('etag')! });
       assert.equal(after.status, 200);
       assert.equal(after.body.ports[0].name, 'alpha-2');
       assert.notEqual(after.headers.get('etag'), before.headers.get('etag'));
@@ -188,7 +198,7 @@ describe('REST behaviour UNIS clients rely on', function () {
       await post(`${server.url}/ports`, { id: 'gone' });
       await post(nodes, { id: 'n-gone', ports: [{ href: `${server.url}/ports/gone`, rel: 'full' }] });
       await request('DELETE', `${server.url}/ports/gone`);
-      assert.deepEqual((await get(`${nodes}/n-gone?inline`)).body.ports, [{ href: `${server.url}/ports/gone`, rel: 'full' }]);
+      assert.deepEqual((await get(`${nodes}/n-gone?expand`)).body.ports, [{ href: `${server.url}/ports/gone`, rel: 'full' }]);
     });
   });
 
@@ -224,10 +234,10 @@ describe('REST behaviour UNIS clients rely on', function () {
       extents: { location: 'ibp://d:6714', size: 1, offset: 0, parent: null },
     };
     for (const [name, { collection, schema }] of addresses) {
-      it(`accepts $schema and profile of ${name}, and stores ours`, async () => {
+      it(`accepts $schema and profile of ${name}, and keeps the $schema as sent (§2, revised 2026-11-26)`, async () => {
         const answer = await post(`${server.url}/${collection}`, { $schema: schema, ...bodies[collection] }, { 'content-type': `application/perfsonar+json; profile=${schema}` });
         assert.equal(answer.status, 201, answer.text);
-        assert.match(answer.body.$schema, new RegExp(`^${server.url}/schema/20120709/\\w+#$`));
+        assert.equal(answer.body.$schema, schema);
       });
     }
 

@@ -31,13 +31,38 @@ describe('REST versions and conditional requests', function () {
   it('a deleted resource answers 404, keeps its versions for ?ts=, and its id can be reused', async () => {
     const first = (await post(paths, { id: 'reused', name: 'one' })).body;
     assert.equal((await del(first.selfRef)).status, 204);
-    assert.equal((await get(first.selfRef)).status, 404);
+    assert.equal((await get(first.selfRef, { accept: 'application/json' })).status, 404);
     assert.equal((await get(`${first.selfRef}?ts=${first.ts}`)).status, 200);
     const second = await post(paths, { id: 'reused', name: 'two' });
     assert.equal(second.status, 201);
     assert.ok(second.body.ts > first.ts);
     const history = await get(`${first.selfRef}?id=${first.id}`);
     assert.deepEqual(history.body.map((v: { name: string }) => v.name), ['two', 'one']);
+  });
+
+  it('conditions on ts of one resource answer the array of its matching versions, newest first (rest-contract §3)', async () => {
+    const v1 = (await post(paths, { name: 'v1' })).body;
+    const v2 = (await patch(v1.selfRef, { name: 'v2' })).body;
+    const v3 = (await patch(v1.selfRef, { name: 'v3' })).body;
+    for (const [name, { given, want }] of [
+      ['gt= the first', { given: `ts=gt=${v1.ts}`, want: ['v3', 'v2'] }],
+      ['gte= the first', { given: `ts=gte=${v1.ts}`, want: ['v3', 'v2', 'v1'] }],
+      ['lt= the last', { given: `ts=lt=${v3.ts}`, want: ['v2', 'v1'] }],
+      ['lte= the second, encoded as dlt-web sends it', { given: `ts=lte%3D${v2.ts}`, want: ['v2', 'v1'] }],
+      ['gt= the last', { given: `ts=gt=${v3.ts}`, want: [] }],
+      ['an IN list', { given: `ts=${v1.ts},${v3.ts}`, want: ['v3', 'v1'] }],
+      ['with another condition', { given: `ts=gt=${v1.ts}&name=v2`, want: ['v2'] }],
+    ] as const) {
+      const answer = await get(`${v1.selfRef}?${given}`);
+      assert.equal(answer.status, 200, `${name}: ${answer.text}`);
+      assert.deepEqual(answer.body.map((v: { name: string }) => v.name), want, name);
+    }
+    // One integer still selects that version, as an object.
+    assert.equal((await get(`${v1.selfRef}?ts=${v2.ts}`)).body.name, 'v2');
+    assert.equal((await get(`${v1.selfRef}?ts=integer:${v2.ts}`)).body.name, 'v2');
+    const bad = await get(`${v1.selfRef}?ts=gt=soon`);
+    assert.equal(bad.status, 400, 'a comparison with a value that is not a number is a 400 naming ts');
+    assert.match(bad.text, /ts/);
   });
 
   it('a client ts is ignored on POST and PATCH', async () => {

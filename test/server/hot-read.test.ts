@@ -182,7 +182,7 @@ describe('hot read of one resource', function () {
       await (await fetch(selfRef, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ name: 'v3' }) })).arrayBuffer();
       assert.equal(((await (await fetch(selfRef)).json()) as { name: string }).name, 'v3');
       await (await fetch(selfRef, { method: 'DELETE' })).arrayBuffer();
-      const gone = await fetch(selfRef);
+      const gone = await fetch(selfRef, { headers: { accept: 'application/json' } });
       assert.equal(gone.status, 404);
       await gone.arrayBuffer();
     });

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SETTINGS } from '../../server/settings.js';
 import { createTestDatabase, engine, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { get } from '../helpers/http.js';
 import { distRoot, projectRoot, startServer, type RunningServer } from '../helpers/server.js';
@@ -55,6 +56,13 @@ describe('operator: identity and logs', function () {
       assert.match(String(line.database), new RegExp(`^postgresql ${url.username ? `${url.username}@` : ''}${url.hostname}:${url.port || '5432'}${url.pathname} schema ${server.database.schema!}$`));
       if (url.password) assert.ok(!String(line.database).includes(url.password));
     }
+  });
+
+  it('every setting of the README\'s configuration table is known, so none is taken for a look-alike', async () => {
+    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
+    const table = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!);
+    assert.ok(table.length > 30);
+    assert.deepEqual(table.filter((name) => !SETTINGS.includes(name)), []);
   });
 
   const lookAlikes: [string, { variable: string; meant: string | undefined }][] = [
@@ -194,9 +202,10 @@ describe('operator: errors that name the cause', function () {
       const holder = new Database(file);
       holder.exec('BEGIN EXCLUSIVE');
       try {
-        const outcome = await failedStart({ DATABASE_URL: `sqlite:${file}` });
+        const outcome = await failedStart({ DATABASE_URL: `sqlite:${file}`, START_LOCK_TIMEOUT_MS: '1000' });
         assert.equal(outcome.code, 1);
-        assert.equal(outcome.stderr, `error: the SQLite database sqlite ${file} is locked by another process (a write transaction held open by a tool, or another server migrating it); stop that process or wait, then start again\n`);
+        // The start waits START_LOCK_TIMEOUT_MS for the lock (docs/running.md), then says so.
+        assert.match(outcome.stderr, new RegExp(`^error: the database sqlite ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} stayed locked by another process for \\d+ ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS\n$`));
       } finally {
         holder.exec('ROLLBACK');
         holder.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { get } from '../helpers/http.js';
+import { get, post } from '../helpers/http.js';
 import { startServer } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,7 +36,8 @@ describe('graceful shutdown', function () {
     });
     await sleep(100);
     const exited = server.stop('SIGTERM');
-    await sleep(100);
+    // The listener closes at the first check (every 50 ms) that finds no new connection.
+    await sleep(250);
     await assert.rejects(get(`${server.url}/health`), 'new connections are refused while stopping');
     const result = await answer;
     assert.equal(result.status, 201, result.text);
@@ -49,5 +50,34 @@ describe('graceful shutdown', function () {
     } finally {
       await again.stop();
     }
+  });
+
+  it('answers every request whose connection was made before SIGTERM, also those accepted but not read yet', async () => {
+    const server = await startServer({ database });
+    const nodes = Array.from({ length: 1_000 }, (_, i) => ({ id: `drain-${i}`, name: `n${i}`, description: 'x'.repeat(200) }));
+    assert.equal((await post(`${server.url}/nodes`, nodes)).status, 201);
+    const url = new URL(`${server.url}/nodes?limit=1000`);
+    let connected = 0;
+    let allConnected!: () => void;
+    const ready = new Promise<void>((resolve) => (allConnected = resolve));
+    // Lists of 1,000 nodes: the server is busy with the first while the others wait unread;
+    // the signal goes once all 16 have connected.
+    const answers = Array.from(
+      { length: 16 },
+      () =>
+        new Promise<string>((resolve) => {
+          const req = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(String(res.statusCode)));
+          });
+          req.on('socket', (socket) => socket.on('connect', () => ++connected === 16 && allConnected()));
+          req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+          req.end();
+        }),
+    );
+    await ready;
+    const exited = server.stop('SIGTERM');
+    assert.deepEqual(await Promise.all(answers), Array.from({ length: 16 }, () => '200'));
+    assert.equal(await exited, 0);
   });
 });

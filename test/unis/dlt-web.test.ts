@@ -42,11 +42,16 @@ describe('UNIS clients: dlt-web', function () {
     assert.deepEqual(future.body, []);
   });
 
-  it('reads one resource by id with `inline=` and gets an object, its references inlined', async () => {
+  it('reads one resource by id with `inline=` and gets an object whose references it resolves itself', async () => {
+    // rest-contract §5 (revised 2026-11-26): UNIS HEAD ignores `inline` here; dlt-web follows
+    // every `{href, rel}` itself and stops at a member without `href` (`app/routes.js:126-213`),
+    // so a reference expanded by the server left its topology map empty.
     const answer = await wire(server.url, { method: 'GET', target: `/nodes/${node.id}?inline=`, headers: requestHeaders });
     assert.equal(answer.status, 200, answer.text);
     assert.ok(!Array.isArray(answer.body), 'an object: dlt-web skips arrays as "no longer exists"');
-    assert.equal(answer.body.ports[0].name, 'eth0');
+    assert.deepEqual(Object.keys(answer.body.ports[0]).sort(), ['href', 'rel']);
+    const port = await wire(server.url, { method: 'GET', target: `${new URL(answer.body.ports[0].href).pathname}?inline=`, headers: requestHeaders });
+    assert.equal(port.body.name, 'eth0');
     const plain = await wire(server.url, { method: 'GET', target: `/nodes/${node.id}?`, headers: requestHeaders });
     assert.ok(!Array.isArray(plain.body));
   });

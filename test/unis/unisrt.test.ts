@@ -111,8 +111,9 @@ describe('UNIS clients: UNISrt', function () {
       const match = answered.find((o) => o.id === id);
       assert.ok(match, `answer holds ${id}`);
       assert.equal(match.selfRef, `${url}/nodes/${id}`);
-      // The pub/sub callback and later fetches need `$schema` to resolve here.
-      await getClass(match.$schema);
+      // The pub/sub callback and later fetches need `$schema` to name a class the runtime has:
+      // the address it sent, kept as sent (rest-contract §2, revised 2026-11-26).
+      assert.equal(match.$schema, 'http://unis.crest.iu.edu/schema/20160630/node#');
     }
 
     // load: `?id=a,b` (skip=0 and limit=None are dropped as falsy).

@@ -18,11 +18,60 @@ export function schemaComponents(model: Model): Json {
   const { $defs, ...body } = model.errors.body as { $defs: Record<string, Json> } & Json;
   schemas[String(body.title)] = rewriteLocalRefs(body);
   for (const [name, schema] of Object.entries($defs)) schemas[name] = rewriteLocalRefs(schema);
+  schemas.Expanded = {
+    description: 'What `expand` puts in place of a reference (an object) or of a list of references (a list of objects): the referenced resources.',
+    anyOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }],
+  };
   for (const kind of model.kinds) {
-    schemas[`${kind.typeName}Patch`] = patchSchema(kind);
-    schemas[`${kind.typeName}Projection`] = projectionSchema(kind);
+    if (kind.embeds.length > 0) schemas[`${kind.typeName}Insert`] = insertSchema(kind, model, schemas);
+    schemas[`${kind.typeName}Patch`] = patchSchema(kind, schemas);
+    schemas[`${kind.typeName}Projection`] = projectionSchema(kind, schemas);
   }
-  return schemas;
+  return mapValues(schemas, forTools);
+}
+
+/**
+ * What the schema files leave implicit, said for the tools that read the description
+ * (openapi-typescript, Spectral, Prism), with the same meaning: an object that does not close
+ * itself takes other members (`additionalProperties: true`, JSON Schema's default: kinds are
+ * open, and `properties`, `location`, `configuration` free-form; without it generators write
+ * `Record<string, never>` or refuse extra members); an integer
+ * is an `int64` (µs timestamps, capacities and sizes pass 2^31); a member whose TypeScript type
+ * the schema names (`tsType`, as json-schema-to-typescript reads it) is that union of components.
+ */
+function forTools(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forTools);
+  if (value === null || typeof value !== 'object') return value;
+  const schema = value as Json;
+  const copy: Json = {};
+  for (const [key, child] of Object.entries(schema)) {
+    if (key === 'tsType') continue;
+    copy[key] = key === 'properties' || key === '$defs' ? mapValues(child as Json, forTools) : forTools(child);
+  }
+  const union = typeof schema.tsType === 'string' ? schema.tsType.split('|').map((name) => name.trim()) : undefined;
+  if (union && union.every((name) => /^[A-Z]\w*$/.test(name))) {
+    delete copy.type;
+    copy.anyOf = union.map(ref);
+  }
+  const closes = ['additionalProperties', 'unevaluatedProperties', 'patternProperties', '$ref'].some((k) => k in copy);
+  if ((copy.type === 'object' || 'properties' in copy) && !closes) copy.additionalProperties = true;
+  if (copy.type === 'integer' && copy.format === undefined) copy.format = 'int64';
+  return copy;
+}
+
+const mapValues = (object: Json, f: (v: unknown) => unknown): Json => Object.fromEntries(Object.entries(object).map(([k, v]) => [k, f(v)]));
+
+/** The schema of a kind's top-level member where its component (or a base it extends) declares it. */
+function memberSchema(schemas: Json, component: string, member: string): Json | undefined {
+  const schema = schemas[component] as Json | undefined;
+  if (!schema) return undefined;
+  if ((schema.properties as Json | undefined)?.[member] !== undefined) return { $ref: `#/components/schemas/${component}/properties/${member}` };
+  for (const part of (schema.allOf ?? []) as Json[]) {
+    const base = typeof part.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(part.$ref)?.[1] : undefined;
+    const found = base ? memberSchema(schemas, base, member) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** A document as a component: no `$id`, every `$ref` pointing into `components.schemas`. */
@@ -33,7 +82,8 @@ function documentSchema(document: SchemaDocument, refs: References): Json {
     const copy: Json = {};
     for (const [key, child] of Object.entries(value)) {
       // The document's own identity goes (a component has none); a property named `$schema` stays.
-      if ((at === '' && (key === '$id' || key === '$schema')) || (key === 'tsType' && !at.endsWith('/properties'))) continue;
+      // `tsType` stays for forTools, which reads and drops it.
+      if (at === '' && (key === '$id' || key === '$schema')) continue;
       if (key === '$ref' && typeof child === 'string') {
         const target = refs.at(document, at);
         const definition = /^\/\$defs\/([^/]+)(.*)$/.exec(target.pointer);
@@ -67,9 +117,37 @@ function topLevel(kind: Kind): { name: string; type: string | undefined }[] {
     .map((f) => ({ name: f.path, type: f.arrays.includes(0) ? 'array' : f.type === 'unknown' ? undefined : f.type }));
 }
 
-/** A JSON Merge Patch of the kind: members to set, `null` to remove one. */
-function patchSchema(kind: Kind): Json {
-  const properties = Object.fromEntries(topLevel(kind).map(({ name, type }) => [name, type === undefined ? {} : { type: [type, 'null'] }]));
+/**
+ * The body of a POST of a container (composite insert, rest-contract §10): the kind, with each
+ * embeddable array (`x-embed`) taking whole resources of its kind besides references.
+ */
+function insertSchema(kind: Kind, model: Model, schemas: Json): Json {
+  const root = schemas[kind.typeName] as Json;
+  const properties = { ...(root.properties as Json) };
+  for (const embed of kind.embeds) {
+    const array = properties[embed.property] as Json | undefined;
+    const embedded = model.kinds.find((k) => k.slug === embed.kind)!;
+    const whole = ref(embedded.embeds.length > 0 ? `${embedded.typeName}Insert` : embedded.typeName);
+    if (!array) continue;
+    // The array as declared (often a `$ref` to a list of references), its items widened.
+    const named = typeof array.$ref === 'string' ? (schemas[array.$ref.slice('#/components/schemas/'.length)] as Json) : array;
+    const { $ref: _declared, ...annotations } = array;
+    properties[embed.property] = { ...named, ...annotations, type: 'array', items: { anyOf: [named.items ?? {}, whole] } };
+  }
+  return { ...root, description: `${String(root.description ?? kind.name)} In a POST, its arrays ${kind.embeds.map((e) => `\`${e.property}\``).join(', ')} may hold whole resources, inserted with it (composite insert).`, properties };
+}
+
+/** A member's own schema, or (where no component declares it) its JSON type. */
+function member(schemas: Json, kind: Kind, name: string, type: string | undefined): Json {
+  return memberSchema(schemas, kind.typeName, name) ?? (type === undefined ? {} : type === 'array' ? { type, items: {} } : { type });
+}
+
+/**
+ * A JSON Merge Patch of the kind: members to set (each as the kind declares it), `null` to
+ * remove one.
+ */
+function patchSchema(kind: Kind, schemas: Json): Json {
+  const properties = Object.fromEntries(topLevel(kind).map(({ name, type }) => [name, { anyOf: [member(schemas, kind, name, type), { type: 'null' }] }]));
   return {
     type: 'object',
     description: `A JSON Merge Patch of a ${kind.name}: each member replaces the stored one, \`null\` removes it, objects merge member by member. The result must be a valid ${kind.name}.`,
@@ -78,8 +156,15 @@ function patchSchema(kind: Kind): Json {
   };
 }
 
-/** What `fields=` returns: only the named members (dot notation reaches nested ones). */
-function projectionSchema(kind: Kind): Json {
-  const properties = Object.fromEntries(topLevel(kind).map(({ name, type }) => [name, type === undefined ? {} : { type }]));
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * What `fields=` returns: only the named members (dot notation reaches nested ones). Also what
+ * `expand` returns: a member that may hold references may hold the resources instead.
+ */
+function projectionSchema(kind: Kind, schemas: Json): Json {
+  const properties = Object.fromEntries(
+    topLevel(kind).map(({ name, type }) => [name, type !== undefined && SCALARS.has(type) ? member(schemas, kind, name, type) : { anyOf: [member(schemas, kind, name, type), ref('Expanded')] }]),
+  );
   return { type: 'object', description: `A ${kind.name} projected by \`fields=\`: only the named members.`, properties };
 }

@@ -3,6 +3,7 @@ import { jsonNotice, jsonText, type GeneratedFile } from '../output.js';
 import { schemaComponents, type Json } from './components.js';
 import { COLLECTION_ENTRY, discoveryPaths } from './discovery.js';
 import { MEASUREMENT_SCHEMAS, measurementPaths } from './measurements.js';
+import { federationPaths, registrationSchema } from './federation.js';
 import { headOf, restOperation } from './operations.js';
 import { PARAMETER_COMPONENTS, PARAMETERS } from './parameters.js';
 import { errorResponseComponents, HEADERS } from './responses.js';
@@ -28,7 +29,9 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
   }
   Object.assign(paths, discoveryPaths(model, used));
   Object.assign(paths, measurementPaths(model, used));
+  Object.assign(paths, federationPaths(paths));
 
+  const schemas = schemaComponents(model);
   const document = {
     ...jsonNotice(model.documents.map((d) => d.file)),
     openapi: '3.1.0',
@@ -45,10 +48,11 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
       { name: 'discovery', description: 'Finding the collections, the schemas and this description.' },
       ...model.kinds.map((k) => ({ name: k.collection, description: `${k.name} resources (schema \`${k.file}\`).` })),
       { name: 'measurement store', description: 'UNIS\'s measurement store: series of data points of metadata resources (`/events`, `/data`).' },
+      { name: 'federation', description: 'Instances that register with a lookup (`/register`, docs/federation.md).' },
     ],
     paths,
     components: {
-      schemas: { ...schemaComponents(model), CollectionEntry: COLLECTION_ENTRY, ...MEASUREMENT_SCHEMAS },
+      schemas: { ...schemas, Registration: registrationSchema(schemas.Service as Json), CollectionEntry: COLLECTION_ENTRY, ...MEASUREMENT_SCHEMAS },
       parameters: PARAMETER_COMPONENTS,
       headers: HEADERS,
       responses: errorResponseComponents(model, used),

@@ -17,6 +17,19 @@ const EVENTS: Json = {
 const withEvents = (described: Json): Json => ({ content: { ...(described.content as Json), ...EVENTS } });
 const oneOrMany = (schema: Json): Json => ({ oneOf: [schema, { type: 'array', items: schema }] });
 
+/** One entry of `since`/`until`: a resource that changed between two instants, and its representations at both. */
+const changeBetween = (shown: Json): Json => ({
+  type: 'object',
+  required: ['id', 'change', 'before', 'after'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    change: { type: 'string', enum: ['created', 'updated', 'deleted'] },
+    before: { anyOf: [shown, { type: 'null' }], description: 'The representation at `since`; null when it had none (created).' },
+    after: { anyOf: [shown, { type: 'null' }], description: 'The representation at `until`; null when it had none (deleted).' },
+  },
+});
+
 /** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
 const ALWAYS = [401, 500, 503];
 
@@ -33,14 +46,15 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         ...base,
         description: 'One object, or an array stored all or nothing. A POST of a live id stores a new version of it; one whose `id` and `ts` equal a stored version is a replay (409).',
         parameters: PARAMETERS.create,
-        requestBody: { required: true, ...content(oneOrMany(full)) },
+        // Containers take whole resources in their embeddable arrays (composite insert).
+        requestBody: { required: true, ...content(oneOrMany(kind.embeds.length > 0 ? ref(`${kind.typeName}Insert`) : full)) },
         responses: {
           201: {
             description: 'Created. One object answers with `Location` and its validators; an array with the created representations.',
             headers: { Location: header('Location'), ...validators },
             ...content(oneOrMany(full)),
           },
-          ...fail(400, 409, 412, 413, 415),
+          ...fail(400, 406, 409, 412, 413, 415),
         },
       };
     case 'list':
@@ -50,9 +64,10 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.list,
         responses: {
           200: {
-            description: 'The current representations that match, streamed, in `ts` order unless sorted; with `Accept: text/event-stream`, the changes that match, as they happen',
+            description:
+              'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen',
             headers: { 'X-Request-Id': header('XRequestId') },
-            ...withEvents(content({ type: 'array', items: shown })),
+            ...withEvents(content({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } })),
           },
           ...fail(400, 406),
         },
@@ -60,11 +75,12 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
     case 'read':
       return {
         ...base,
-        description: 'Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first.',
+        description:
+          "Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. With `at`: all of this as it was at that instant. An unknown id is a 404 when `Accept` names `application/json` or `application/topology+json` (typed clients: send one of them); otherwise (no `Accept`, `*/*`, `application/perfsonar+json`: UNIS's clients) it is UNIS's `200 []`.",
         parameters: PARAMETERS.read,
         responses: {
           200: {
-            description: 'The representation (an object), or an array when conditions are given; with `Accept: text/event-stream`, the resource\'s changes, as they happen',
+            description: 'The representation (an object), or an array when conditions are given (`[]` for an unknown id in UNIS\'s form); with `Accept: text/event-stream`, the resource\'s changes, as they happen',
             headers: validators,
             ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }] })),
           },
@@ -75,12 +91,12 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
     case 'replace':
       return {
         ...base,
-        description: 'Stores the body as the new representation. A body of only the id (or empty) stores the current one again with a new `ts`.',
+        description: 'Stores the body as the new representation. A body with no member besides `id`, `ts`, `$schema` and `selfRef` (a touch) stores the current one again with a new `ts`.',
         parameters: PARAMETERS.write,
         requestBody: { required: true, ...content(full) },
         responses: {
           201: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
-          ...fail(400, 404, 409, 412, 413, 415),
+          ...fail(400, 404, 406, 409, 412, 413, 415),
         },
       };
     case 'patch':
@@ -90,7 +106,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), ['application/merge-patch+json', ...RESOURCE_MEDIA]) },
         responses: {
           200: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
-          ...fail(400, 404, 412, 413, 415),
+          ...fail(400, 404, 406, 412, 413, 415),
         },
       };
     case 'remove':

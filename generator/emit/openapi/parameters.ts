@@ -4,8 +4,8 @@ const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}`
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'LastEventId', 'AccessToken'].map(param),
-  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'LastEventId', 'AccessToken'].map(param),
+  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),
   id: param('Id'),
@@ -19,16 +19,18 @@ export const PARAMETER_COMPONENTS: Json = {
   Ts: {
     name: 'ts',
     in: 'query',
-    description: 'Select the version with this timestamp (µs since the epoch), optionally typed (`integer:T`). To search the versions, use conditions on other fields (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^(integer:|number:)?[0-9]+$' }] },
+    description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((integer:|number:)?[0-9]+|(lt|lte|gt|gte)=.+|[^,]*(,[^,]*)+)$' }] },
   },
   Conditions: {
     name: 'conditions',
     in: 'query',
     style: 'form',
     explode: true,
-    description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), \`a=lt=v\` (also \`lte\`, \`gt\`, \`gte\`), typed values ${TYPED_VALUE}; repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
+    description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), \`a=lt=v\` (also \`lte\`, \`gt\`, \`gte\`), typed values ${TYPED_VALUE}; UNIS's \`a=reg=<RE2 pattern>\` (case-insensitive), \`a=not=v\` (not equal, case-insensitive), \`a=eq=5\` (numeric equality), \`a=null=\` (null or absent), and on \`/exnodes\` \`parent=recfind=<directory id>\` (its whole subtree); repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
     schema: { type: 'object', additionalProperties: { type: 'string' } },
+    // Without it, Swagger UI's "Try it out" sends `additionalProp1=string&…`, which matches nothing.
+    example: {},
   },
   Fields: {
     name: 'fields',
@@ -42,7 +44,26 @@ export const PARAMETER_COMPONENTS: Json = {
   Skip: { name: 'skip', in: 'query', description: 'Leave out the first this many.', schema: { type: 'integer', minimum: 0 } },
   Sort: { name: 'sort', in: 'query', description: '`f1:1,f2:-1` (1 ascending, -1 descending); the default order is by `ts`.', schema: { type: 'string', pattern: '^[^:,]+:-?1(,[^:,]+:-?1)*$' } },
   Unique: { name: 'unique', in: 'query', description: '`true`: one representation per resource id.', schema: { type: 'string', enum: ['', 'true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'] } },
-  Inline: { name: 'inline', in: 'query', description: 'Replace references to this service\'s resources by the resources.', schema: { type: 'string' } },
+  Inline: {
+    name: 'inline',
+    in: 'query',
+    description: "UNIS HEAD's switch (any value, also empty): on `/exnodes`, each file gets `extents`, the array of its extents; on every other collection it changes nothing (use `expand`).",
+    schema: { type: 'string' },
+  },
+  Expand: { name: 'expand', in: 'query', description: "Any value, also empty: replace references to this service's resources by those resources' newest representations, one level deep.", schema: { type: 'string' } },
+  At: {
+    name: 'at',
+    in: 'query',
+    description: 'Answer as at this instant (µs since the epoch, the unit of `ts`): each resource\'s newest version with `ts` ≤ it, unless it was deleted at or before it; conditions, `fields`, `sort`, paging, `unique` and `expand` apply to that state. A resource absent then is a 404. Not with `since`/`until`.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Since: {
+    name: 'since',
+    in: 'query',
+    description: 'With or without `until`: instead of the resources, what changed in (`since`, `until`]: one `{id, change, before, after}` per resource (`created`, `updated` or `deleted`; its representations at both instants), filtered by the conditions against `after` (`before` for a deletion). µs since the epoch; default 0.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', minimum: 0 } },
   LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
   AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
   IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },

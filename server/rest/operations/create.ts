@@ -1,9 +1,9 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { isKeyed } from '../../federation/register-kind.js';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { readJsonBody } from '../body.js';
 import { responseType } from '../media.js';
-import { profileProblem, storageOutcome, withKnownBases } from '../request.js';
+import { profileProblem, readWriteBody, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /**
@@ -15,11 +15,13 @@ export function create({ store, representations, limits, respond, planner }: Ope
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const body = await readJsonBody(ctx, limits);
+      const body = await readWriteBody(ctx, limits, false);
       const many = Array.isArray(body);
       const items: unknown[] = many ? body : [body];
       if (items.length > limits.arrayItems) throw new HttpError(413, `array of ${items.length} items; at most ${limits.arrayItems} are accepted`);
       const createOnly = ctx.get('if-none-match').trim() === '*';
+      // A registration's id is its accessPoint's (federation/register-kind.ts), whatever id it sent.
+      if (isKeyed(kind)) for (const item of items) kind.assignKey(item);
 
       const checked = await withKnownBases(representations, () => {
         const profile = profileProblem(ctx, kind, representations, false);

@@ -1,11 +1,10 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { badRequest } from '../../http/errors.js';
-import { readJsonBody } from '../body.js';
 import { expectation } from '../conditional.js';
 import { responseType } from '../media.js';
 import { applyMergePatch } from '../merge-patch.js';
-import { pathId, profileProblem, requireObject, storageOutcome, withKnownBases } from '../request.js';
+import { pathId, profileProblem, readWriteBody, requireObject, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /**
@@ -17,7 +16,7 @@ export function patch({ store, representations, limits, respond }: OperationCont
     async (ctx) => {
       const type = responseType(ctx);
       const id = pathId(ctx, kind);
-      const changes = requireObject(await readJsonBody(ctx, limits), 'a merge patch of a resource');
+      const changes = requireObject(await readWriteBody(ctx, limits, true), 'a merge patch of a resource');
       if ('id' in changes && changes.id !== id) {
         throw badRequest('a patch cannot change the id', [{ path: '/id', message: `must be "${id}" or absent` }]);
       }

@@ -2,48 +2,58 @@ import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { notFound } from '../../http/errors.js';
 import type { Selection } from '../../storage/resource-store.js';
-import { responseType } from '../media.js';
-import { pathId, requestQuery } from '../request.js';
+import { responseType, typedRequest } from '../media.js';
+import { pastNotFollowed, pathId, requestQuery } from '../request.js';
 import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';
 
 /**
  * GET /<collection>/<id> (docs/rest-interface.md): the newest representation; `?ts=T` the version with
- * that ts (an object, or 404); with conditions, the matching versions, newest first. With
+ * that ts (an object, or the answer to an unknown id); with conditions, the matching versions, newest first; `?at=T` all
+ * of these as they were at instant T (docs/time.md). With
  * `Accept: text/event-stream`, the resource's changes that match, as they happen.
  */
 export function read({ store, representations, limits, respond, events }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       if (wantsEventStream(ctx)) {
-        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations);
+        const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations, 'stream');
+        pastNotFollowed(query);
         return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
       }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);
       const id = pathId(ctx, kind);
-      const absent = () => notFound(`no ${kind.name} "${id}"${query.version != null ? ` with ts ${query.version}` : ''}`);
+      const { at } = query;
+      // An unknown id (rest-contract §3, revised 2026-11-26): 404 to a typed request, UNIS HEAD's
+      // `200 []` to a UNIS-form one (dlt-web reads an array as "no longer exists").
+      const absent = (): Promise<void> => {
+        if (!typedRequest(ctx.get('accept'))) return respond.list(ctx, presentation, NOTHING);
+        throw notFound(`no ${kind.name} "${id}"${query.version != null ? ` with ts ${query.version}` : ''}${at !== undefined ? ` at ${at}` : ''}`);
+      };
 
       if (query.version !== undefined) {
-        // A ts beyond every integer a version can have selects nothing.
-        if (query.version === null) throw absent();
+        // A ts beyond every integer a version can have selects nothing; nor does one after `at`.
+        if (query.version === null || (at !== undefined && query.version > at)) return absent();
         const version =
           query.conditions.length === 0
             ? await store.version(kind.collection, id, query.version)
             : await first(store.versions(kind.collection, id, atVersion(selection, query.version)));
-        if (!version) throw absent();
+        if (!version) return absent();
         return respond.one(ctx, presentation, version);
       }
       if (query.conditions.length > 0) {
-        if (!(await store.known(kind.collection, id))) throw absent();
+        if (!(await store.known(kind.collection, id, at))) return absent();
         return respond.list(ctx, presentation, store.versions(kind.collection, id, selection));
       }
-      const current = await store.current(kind.collection, id);
-      if (!current) throw absent();
+      const current = at === undefined ? await store.current(kind.collection, id) : await store.at(kind.collection, id, at);
+      if (!current) return absent();
       await respond.one(ctx, presentation, current);
     };
 }
+
+const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }) };
 
 /** The query's conditions and the version `ts`: that version, if it matches them. */
 function atVersion(selection: Selection, ts: number): Selection {

@@ -1,10 +1,9 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { badRequest } from '../../http/errors.js';
-import { readJsonBody } from '../body.js';
 import { expectation } from '../conditional.js';
 import { responseType } from '../media.js';
-import { clientTs, pathId, profileProblem, requireObject, storageOutcome, withKnownBases } from '../request.js';
+import { clientTs, pathId, profileProblem, readWriteBody, requireObject, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
 /** Members of a PUT body that carry no data: a body of only these is a touch. */
@@ -21,7 +20,7 @@ export function replace({ store, representations, limits, respond }: OperationCo
     async (ctx) => {
       const type = responseType(ctx);
       const id = pathId(ctx, kind);
-      const body = requireObject(await readJsonBody(ctx, limits), 'a PUT body');
+      const body = requireObject(await readWriteBody(ctx, limits, false), 'a PUT body');
       if (body.id !== undefined && body.id !== id) {
         throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
       }

@@ -62,6 +62,12 @@ export interface ElementRecord {
   readonly shorthand: boolean;
 }
 
+/** Every property instance (top-level and nested) and element of some objects, in stored order. */
+export interface ObjectContent {
+  readonly properties: PropertyRecord[];
+  readonly elements: ElementRecord[];
+}
+
 /** A top-level instance of one (name, source) on an object. */
 export interface InstanceRecord {
   readonly id: number;

@@ -8,6 +8,8 @@ const client = createClient<paths>({
   // How openapi.json describes its parameters: `fields=id,name` (form, not exploded), and the
   // conditions as one parameter per field (form, exploded).
   querySerializer: { array: { style: 'form', explode: false }, object: { style: 'form', explode: true } },
+  // A typed client names its type: an unknown id is then a 404, not UNIS's `200 []`.
+  headers: { accept: 'application/json' },
 });
 const checked: string[] = [];
 function check(condition: boolean, what: string): void {
@@ -40,5 +42,38 @@ const removed = await client.DELETE('/nodes/{id}', { params: { path: { id } } })
 check(removed.response.status === 204, 'DELETE');
 const missing = await client.GET('/nodes/{id}', { params: { path: { id } } });
 check(missing.response.status === 404 && missing.error?.error.message !== undefined, 'GET of a deleted resource: 404 with the typed error body');
+const unisForm = await client.GET('/nodes/{id}', { params: { path: { id } }, headers: { accept: '*/*' } });
+check(unisForm.response.status === 200 && Array.isArray(unisForm.data) && unisForm.data.length === 0, "GET of a deleted resource in UNIS's form (Accept: */*): 200 []");
+
+// Free-form members: properties, location beyond its named fields, configuration.
+const open = await client.POST('/nodes', { body: { name: 'open', properties: { rack: 'A1', slots: [1, 2] }, location: { institution: 'IU', building: 'Luddy' } } });
+check(open.response.status === 201 && !Array.isArray(open.data) && open.data?.properties?.rack === 'A1', 'free-form properties and location');
+const measurement = await client.POST('/measurements', { body: { service: 'http://h/services/s', eventTypes: ['ps:tools:blipp'], configuration: { interval: 30, probes: { ping: true } } } });
+check(measurement.response.status === 201, 'a measurement with a free-form configuration');
+
+// A directed link's {source, sink}, and ?fields=endpoints on it.
+const ports = await client.POST('/ports', { body: [{ name: 'p0' }, { name: 'p1' }] });
+const [p0, p1] = Array.isArray(ports.data) ? ports.data : [];
+const link = await client.POST('/links', { body: { directed: true, endpoints: { source: { href: p0!.selfRef!, rel: 'full' }, sink: { href: p1!.selfRef!, ref: 'full' } }, capacity: 10_000_000_000 } });
+const linkId = !Array.isArray(link.data) ? (link.data?.id ?? '') : '';
+check(link.response.status === 201, 'a directed link with {source, sink}');
+const endpoints = await client.GET('/links/{id}', { params: { path: { id: linkId }, query: { fields: ['endpoints'] } } });
+// The answer is typed by media type: an object here, an event stream's text with text/event-stream.
+const shown = typeof endpoints.data === 'object' && !Array.isArray(endpoints.data) ? endpoints.data.endpoints : undefined;
+check(shown !== undefined && !Array.isArray(shown) && typeof shown === 'object' && 'source' in shown, '?fields=endpoints of a directed link');
+
+// Composite insert: whole resources in a topology's arrays, pointers between them.
+const topology = await client.POST('/topologies', {
+  body: { name: 't', ports: [{ name: 'tp0' }], nodes: [{ name: 'tn', ports: [{ href: '#/ports/0', rel: 'full' }] }] },
+});
+check(topology.response.status === 201 && !Array.isArray(topology.data) && typeof topology.data?.nodes?.[0]?.href === 'string', 'a composite insert');
+
+// A merge patch of a free-form member.
+const patchedOpen = await client.PATCH('/nodes/{id}', { params: { path: { id: !Array.isArray(open.data) ? (open.data?.id ?? '') : '' } }, body: { properties: { rack: null, row: 3 } } });
+check(patchedOpen.response.status === 200 && patchedOpen.data?.properties?.row === 3, 'a merge patch of free-form properties');
+
+// UNIS's operators in conditions.
+const found = await client.GET('/nodes', { params: { query: { conditions: { name: 'reg=^OPEN$' } } } });
+check(found.data?.length === 1, 'reg= in conditions');
 
 console.log(JSON.stringify({ checked }));

@@ -38,4 +38,14 @@ export const postgresErrors: ErrorClassifier = {
   isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string } | null)?.code === '23505';
   },
+  isQueryTooLarge(error: unknown): boolean {
+    // Class 54, program_limit_exceeded: statement too complex (stack depth), too many columns
+    // or arguments, target lists over 1,664 entries.
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' && code.startsWith('54');
+  },
+  isLockBusy(error: unknown): boolean {
+    // PostgreSQL waits for locks unless told not to (lock_timeout, NOWAIT): 55P03 lock_not_available.
+    return (error as { code?: string } | null)?.code === '55P03';
+  },
 };

@@ -1,5 +1,6 @@
 import type { Dialect } from '../../dialect.js';
 import { PostgresAnnouncements } from './announcements.js';
+import { PostgresBackup } from './backup.js';
 import { PostgresConnections } from './connections.js';
 import { postgresDdl } from './ddl.js';
 import { postgresErrors } from './errors.js';
@@ -10,6 +11,7 @@ import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
 import { postgresColumns, postgresJson } from './sql.js';
 import { postgresStatements } from './write-statements.js';
+import { postgresTime } from './time.js';
 
 /**
  * PostgreSQL: several server processes on one database. Documents are jsonb; writers of one
@@ -30,6 +32,9 @@ export function postgresDialect(databaseUrl: string): Dialect {
     points: postgresPoints,
     statements: postgresStatements,
     history: postgresHistory,
+    limits: { bindings: 65_535 },
+    backup: new PostgresBackup(settings),
+    time: postgresTime,
     announcements: new PostgresAnnouncements(settings),
   };
 }

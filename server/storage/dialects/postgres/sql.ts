@@ -16,6 +16,8 @@ function valueAt(from: string, segments: readonly string[], text = false): strin
   return text ? `(${value} #>> '{}')` : value;
 }
 
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
 /** The JSON (jsonb) value at `segments` of `source`. */
 function value(source: JsonSource, segments: readonly string[]): string {
   const from = source.kind === 'column' ? source.column : `${source.alias}.value`;
@@ -48,6 +50,41 @@ export const postgresJson: JsonSql = {
     }
   },
 
+  foldedEquals(source: JsonSource, segments: readonly string[]): string {
+    // ASCII letters only, as foldAscii (query/match.ts) and SQLite's lower(); lower() here
+    // would follow the locale.
+    return `(jsonb_typeof(${value(source, segments)}) = 'string' AND translate(${text(source, segments)}, '${UPPER}', '${UPPER.toLowerCase()}') COLLATE "C" = ?)`;
+  },
+
+  matches(source: JsonSource, segments: readonly string[]): string {
+    // The pattern is RE2's, written as an ARE of the same meaning (query/regex.ts).
+    return `(jsonb_typeof(${value(source, segments)}) = 'string' AND ${text(source, segments)} ~* ?)`;
+  },
+
+  matchesText(expression: string): string {
+    return `(${expression} ~* ?)`;
+  },
+
+  foldText(expression: string): string {
+    return `translate(${expression}, '${UPPER}', '${UPPER.toLowerCase()}') COLLATE "C"`;
+  },
+
+  bindPattern(pattern): string {
+    return pattern.posix;
+  },
+
+  absent(source: JsonSource, segments: readonly string[]): string {
+    return `(COALESCE(jsonb_typeof(${value(source, segments)}), 'null') = 'null')`;
+  },
+
+  text(source: JsonSource, segments: readonly string[]): string {
+    return `(CASE WHEN jsonb_typeof(${value(source, segments)}) = 'string' THEN ${text(source, segments)} END)`;
+  },
+
+  lastSegment(expression: string): string {
+    return `regexp_replace(${expression}, '^.*/', '')`;
+  },
+
   bindValue(v: string | number | boolean): unknown {
     return v;
   },
@@ -77,8 +114,10 @@ export const postgresColumns: ColumnSql = {
   },
 
   documentText(knex, column: string, alias = column) {
-    // The stored JSON as text: no parse and re-serialise on the way to the client.
-    return knex.raw('??::text AS ??', [column, alias]);
+    // The stored JSON as text: no parse and re-serialise on the way to the client. jsonb keeps
+    // its keys sorted, so a client's `$schema` that the document keeps (rest/representation.ts)
+    // is moved to the front, where documentText (storage/document-text.ts) looks for it.
+    return knex.raw(`CASE WHEN ??->'$schema' IS NULL THEN ??::text ELSE '{"$schema":' || (??->'$schema')::text || ',' || substr((?? - '$schema')::text, 2) END AS ??`, [column, column, column, column, alias]);
   },
 
   jsonRows(columns: readonly string[], orderBy: string): string {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
+import { registerFunctions } from './functions.js';
 import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools } from '../../dialect.js';
 import { knexLog } from '../../knex-log.js';
@@ -38,7 +39,8 @@ const READER = [...COMMON, 'busy_timeout = 10000', 'query_only = 1'];
 export class SqliteConnections implements Connections {
   constructor(private readonly filename: string) {}
 
-  private config(client: typeof Knex.Client, poolMax: number, pragmas: readonly string[]): Knex.Config {
+  /** `onThread`: the connections live on worker threads, which set themselves up (read-worker.ts). */
+  private config(client: typeof Knex.Client, poolMax: number, pragmas: readonly string[], onThread = false): Knex.Config {
     return {
       client,
       connection: { filename: this.filename },
@@ -50,6 +52,7 @@ export class SqliteConnections implements Connections {
         afterCreate(connection: BetterSqlite3.Database, done: (error: Error | null, connection: BetterSqlite3.Database) => void) {
           try {
             for (const pragma of pragmas) connection.pragma(pragma);
+            if (!onThread) registerFunctions(connection);
             done(null, connection);
           } catch (error) {
             done(error as Error, connection);
@@ -61,7 +64,7 @@ export class SqliteConnections implements Connections {
 
   open({ poolMax, logger }: PoolOptions): Pools {
     // The readers' connections live on worker threads and apply their settings there.
-    const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, []), ...knexLog(logger) });
+    const reader = knexFactory({ ...this.config(workerReadClient(READER), poolMax, [], true), ...knexLog(logger) });
     const writer = knexFactory({ ...this.config(preparedOnceClient, 1, WRITER), ...knexLog(logger) });
     const keys = new SqliteKeyReader(this.filename);
     const wal = new WalSync(this.filename);

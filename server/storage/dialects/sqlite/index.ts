@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Dialect } from '../../dialect.js';
 import { sqliteAnnouncements } from './announcements.js';
+import { SqliteBackup } from './backup.js';
 import { SqliteConnections } from './connections.js';
 import { sqliteDdl } from './ddl.js';
 import { sqliteErrors } from './errors.js';
@@ -11,6 +12,7 @@ import { SqliteMaintenance } from './maintenance.js';
 import { sqlitePoints } from './points.js';
 import { sqliteColumns, sqliteJson } from './sql.js';
 import { sqliteStatements } from './write-statements.js';
+import { sqliteTime } from './time.js';
 
 /**
  * SQLite, the embedded default: one file in WAL mode, one writer connection per process with
@@ -35,6 +37,9 @@ export function sqliteDialect(databaseUrl: string): Dialect {
     points: sqlitePoints,
     statements: sqliteStatements,
     history: sqliteHistory,
+    limits: { bindings: 32_766 },
+    backup: new SqliteBackup(filename),
+    time: sqliteTime,
     announcements: sqliteAnnouncements,
   };
 }

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { documentText, type TextRun } from '../../document-text.js';
+import { registerFunctions } from './functions.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 import { Statements } from './statements.js';
 
@@ -17,6 +18,7 @@ let database: BetterSqlite3.Database;
 try {
   database = new BetterSqlite3(filename, { fileMustExist: true });
   for (const pragma of pragmas) database.pragma(pragma);
+  registerFunctions(database);
   reply({ id: 0, ready: true });
 } catch (error) {
   reply({ id: 0, error: describe(error) });

@@ -1,4 +1,5 @@
 import type { ColumnSql, Comparison, JsonSource, JsonSql, ScalarType } from '../../dialect.js';
+import { REGEXP_FUNCTION } from './functions.js';
 
 /** `$."a"."b"`: a JSON path literal for json_extract; segments never contain quotes. */
 export function jsonPath(segments: readonly string[]): string {
@@ -14,6 +15,16 @@ function jsonOf(source: JsonSource): string {
   return source.kind === 'column' ? source.column : `(CASE ${source.alias}.type WHEN 'object' THEN ${source.alias}.value END)`;
 }
 
+/** The SQL value and the JSON type at `segments` of `source`. */
+function at(source: JsonSource, segments: readonly string[]): { value: string; jsonType: string } {
+  if (source.kind === 'element' && segments.length === 0) {
+    // json_each gives a scalar element's SQL value in `atom` and its JSON type in `type`.
+    return { value: `${source.alias}.atom`, jsonType: `${source.alias}.type` };
+  }
+  const from = jsonOf(source);
+  return { value: `json_extract(${from}, ${jsonPath(segments)})`, jsonType: `json_type(${from}, ${jsonPath(segments)})` };
+}
+
 const JSON_TYPES: Record<ScalarType, string> = {
   string: "('text')",
   number: "('integer','real')",
@@ -23,22 +34,50 @@ const JSON_TYPES: Record<ScalarType, string> = {
 /** JSON documents are text; json_extract reads them, and its results order as the interface promises. */
 export const sqliteJson: JsonSql = {
   compare(source: JsonSource, segments: readonly string[], comparison: Comparison, type: ScalarType, count: number): string {
-    let value: string;
-    let jsonType: string;
-    if (source.kind === 'element' && segments.length === 0) {
-      // json_each gives a scalar element's SQL value in `atom` and its JSON type in `type`.
-      value = `${source.alias}.atom`;
-      jsonType = `${source.alias}.type`;
-    } else {
-      const from = jsonOf(source);
-      value = `json_extract(${from}, ${jsonPath(segments)})`;
-      jsonType = `json_type(${from}, ${jsonPath(segments)})`;
-    }
+    const { value, jsonType } = at(source, segments);
     const right = comparison === 'IN' ? `IN (${Array(count).fill('?').join(', ')})` : `${comparison} ?`;
     // The type guard is needed even for strings: SQLite orders every number before every text,
     // so `< 'b'` alone would match numbers. The bare value expression stays a conjunct of its
     // own, the one the expression indexes are built on.
     return `(${jsonType} IN ${JSON_TYPES[type]} AND ${value} ${right})`;
+  },
+
+  foldedEquals(source: JsonSource, segments: readonly string[]): string {
+    // lower() of SQLite (without ICU) folds ASCII letters only, as foldAscii (query/match.ts).
+    const { value, jsonType } = at(source, segments);
+    return `(${jsonType} = 'text' AND lower(${value}) = ?)`;
+  },
+
+  matches(source: JsonSource, segments: readonly string[]): string {
+    // RE2 itself, registered on every connection (functions.ts).
+    const { value, jsonType } = at(source, segments);
+    return `(${jsonType} = 'text' AND ${REGEXP_FUNCTION}(?, ${value}))`;
+  },
+
+  matchesText(expression: string): string {
+    return `${REGEXP_FUNCTION}(?, ${expression})`;
+  },
+
+  foldText(expression: string): string {
+    return `lower(${expression})`;
+  },
+
+  bindPattern(pattern): string {
+    return pattern.source;
+  },
+
+  absent(source: JsonSource, segments: readonly string[]): string {
+    return `(COALESCE(${at(source, segments).jsonType}, 'null') = 'null')`;
+  },
+
+  text(source: JsonSource, segments: readonly string[]): string {
+    const { value, jsonType } = at(source, segments);
+    return `(CASE WHEN ${jsonType} = 'text' THEN ${value} END)`;
+  },
+
+  lastSegment(expression: string): string {
+    // rtrim by every character but '/' leaves the text up to its last '/'.
+    return `substr(${expression}, length(rtrim(${expression}, replace(${expression}, '/', ''))) + 1)`;
   },
 
   bindValue(value: string | number | boolean, type: ScalarType): unknown {

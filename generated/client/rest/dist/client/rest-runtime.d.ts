@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 7a4b4810f10a8b72d81e4ac2484f7a823f991366e70ae69df0d584508944c9a9 output ee73721259b4a78f786f3e07aa150ed32d75149448665441366f641201169e38
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 5febf8696d9bf489f8d602b073cc6740c6c0f334f998f040d80c7f2c5010c40b output 255339631e7a6a57a34bf21615ebf9b65bc2f924c46f5cb15df49c756c9773af
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -84,7 +84,7 @@ export declare class ServerError extends TopocatError {
 /** 501: the method is not implemented. */
 export declare class NotImplementedError extends ServerError {
 }
-/** 503: the database is unavailable; retry after `Retry-After` seconds. */
+/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
 export declare class ServiceUnavailableError extends ServerError {
 }
 /** A representation with the validators the service sent for it. */
@@ -94,6 +94,15 @@ export interface Versioned<T> {
     readonly etag: string;
     readonly lastModified?: string | undefined;
 }
+/** A resource that changed between two instants (`Collection.changes`): its representation at each, null where it had none. */
+export interface ChangeBetween<T> {
+    readonly id: string;
+    readonly change: 'created' | 'updated' | 'deleted';
+    readonly before: T | null;
+    readonly after: T | null;
+}
+/** An instant as the service reads it: µs since the epoch (the unit of `ts`), or a Date. */
+export type Instant = number | Date;
 /** The answer to a conditional GET. */
 export type Conditional<T> = ({
     readonly notModified: false;
@@ -249,6 +258,19 @@ export declare class Collection<T extends {
     /** Delete the resource; its older representations stay stored. */
     delete(id: string, options?: WriteOptions): Promise<void>;
     /**
+     * The collection as it was at `instant` (µs since the epoch, or a Date): its reads answer as
+     * the service would have then, deletions included.
+     *
+     *     const before = await client.nodes.at(new Date('2026-11-26T03:12:00Z')).list();
+     */
+    at(instant: Instant): CollectionAt<T, F>;
+    /**
+     * What changed in (`since`, `until`] (µs or Dates; `since` 0 and `until` now by default): one
+     * entry per resource created, updated or deleted, with its representations at both ends; the
+     * query filters them by the representation at `until` (at `since` for a deletion).
+     */
+    changes(since?: Instant, until?: Instant, query?: QueryInput<F>): Promise<ChangeBetween<T>[]>;
+    /**
      * The changes of the collection that the query selects (as `list` would), as they are
      * committed: an async iterator that runs until you `break` or abort. After a dropped
      * connection it reconnects on its own and resumes after the last event it gave, so no change is
@@ -257,5 +279,18 @@ export declare class Collection<T extends {
     subscribe(query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
     /** The changes of one resource that the query selects, as `subscribe` gives them. */
     subscribeTo(id: string, query?: QueryInput<F>, options?: SubscribeOptions): AsyncGenerator<Change<T>, void, undefined>;
+}
+/** A collection as it was at one instant (`Collection.at`). */
+export declare class CollectionAt<T, F> {
+    private readonly http;
+    /** Path segment of the collection, e.g. `nodes`. */
+    readonly name: string;
+    /** The instant, µs since the epoch. */
+    readonly instant: number;
+    constructor(http: Http, name: string, instant: number);
+    /** The representation every resource that matches the query had at the instant. */
+    list(query?: QueryInput<F>): Promise<T[]>;
+    /** The representation the resource had at the instant (a NotFoundError when it had none). */
+    get(id: string): Promise<Versioned<T>>;
 }
 export {};

@@ -1,7 +1,7 @@
 import type { ResourceStore } from '../storage/resource-store.js';
 import { defineMember, type Representations } from './representation.js';
 
-/** Most distinct resources one answer inlines; references past it stay references. */
+/** Most distinct resources one answer expands; references past it stay references. */
 const MAX_INLINED = 10_000;
 
 function isReference(value: unknown): value is { href: string } {
@@ -12,22 +12,25 @@ function isReference(value: unknown): value is { href: string } {
 }
 
 /**
- * `inline` (docs/rest-interface.md, UNIS HEAD, dlt-web): references `{href, rel: "full"}` to this
- * service's resources, under any base it has had, are replaced by the newest representation of
- * the resource they name, one level deep (the inlined resources keep their own references).
+ * `expand` (ours, docs/rest-interface.md; what `inline` did before rest-contract §5's revision of
+ * 2026-11-26): references `{href, rel: "full"}` to this service's resources, under any base it
+ * has had, are replaced by the newest representation of the resource they name, one level deep
+ * (the expanded resources keep their own references).
  * A reference to a resource that does not exist (any more) stays as it is. One instance serves
  * one request, so a resource referenced many times is read once.
  */
-export class Inliner {
+export class Expander {
   private readonly read = new Map<string, Promise<unknown>>();
 
+  /** @param at the instant (µs) whose representations are inlined (docs/time.md); absent: the newest. */
   constructor(
     private readonly store: ResourceStore,
     private readonly representations: Representations,
+    private readonly at?: number,
   ) {}
 
-  /** A copy of `document` with its references inlined. */
-  async inline(document: unknown): Promise<unknown> {
+  /** A copy of `document` with its references expanded. */
+  async expand(document: unknown): Promise<unknown> {
     return this.visit(document, true);
   }
 
@@ -45,7 +48,8 @@ export class Inliner {
     if (found === undefined) {
       const named = this.representations.resourceAt(href);
       if (!named || this.read.size >= MAX_INLINED) return Promise.resolve(undefined);
-      found = this.store.current(named.kind.collection, named.id).then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
+      const stored = this.at === undefined ? this.store.current(named.kind.collection, named.id) : this.store.at(named.kind.collection, named.id, this.at);
+      found = stored.then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
       this.read.set(href, found);
     }
     return found;

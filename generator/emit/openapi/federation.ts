@@ -1,0 +1,51 @@
+import type { Json } from './components.js';
+
+/**
+ * `/register` (rest-contract §13): the operations of `/services` on registrations, which are
+ * `service` representations keyed by their accessPoint; the server mounts them by hand
+ * (server/federation/), so they are described here from the service collection's.
+ */
+export function federationPaths(paths: Json): Json {
+  const out: Json = {};
+  for (const [from, to] of [['/services', '/register'], ['/services/{id}', '/register/{id}']] as const) {
+    const item = paths[from] as Json | undefined;
+    if (!item) continue;
+    const copy = JSON.parse(JSON.stringify(item).replaceAll('"#/components/schemas/Service"', '"#/components/schemas/Registration"')) as Json;
+    for (const operation of Object.values(copy)) {
+      if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) continue;
+      const op = operation as Json;
+      if (typeof op.operationId === 'string') op.operationId = op.operationId.replace(/Services?/, (s) => (s === 'Services' ? 'Registrations' : 'Registration'));
+      op.tags = ['federation'];
+    }
+    const post = copy.post as Json | undefined;
+    if (post) post.description = 'Register an instance (or report it again): a registration for an accessPoint already registered is a new version of it. Needs the `register` scope when tokens are configured.';
+    out[to] = copy;
+  }
+  return out;
+}
+
+/** A registration: a Service whose `properties.summary` is UNIS's array of manifests, with an accessPoint. */
+export function registrationSchema(service: Json): Json {
+  const copy = JSON.parse(JSON.stringify(service)) as Json;
+  copy.title = 'Registration';
+  copy.description = 'An instance registered with a lookup (docs/federation.md): its accessPoint (an http or https URL, the key of its registration), communities and manifests.';
+  delete copy['x-collection'];
+  const properties = copy.properties as Json;
+  properties.communities = { type: 'array', items: { type: 'string' }, description: 'Community labels (UNISrt `from_community`).' };
+  const inner = (properties.properties as Json).properties as Json;
+  inner.depth = { type: 'integer', description: 'How many lookup levels are below the instance: 0 for a leaf.' };
+  inner.summary = {
+    type: 'array',
+    description: 'One manifest per collection: the value sets of each flattened field, or "*" past the configured size.',
+    items: {
+      type: 'object',
+      required: ['$collection', 'properties'],
+      properties: {
+        $collection: { type: 'string' },
+        properties: { type: 'object', additionalProperties: { oneOf: [{ type: 'array' }, { const: '*' }] } },
+      },
+    },
+  };
+  copy.required = ['accessPoint'];
+  return copy;
+}

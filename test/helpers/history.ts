@@ -1,0 +1,27 @@
+import knexFactory, { type Knex } from 'knex';
+import { engine, postgresUrl, withPostgres, type TestDatabase } from './database.js';
+
+/** One stored version as the history holds it: its instant, and whether it is a deletion. */
+export interface StoredVersion {
+  readonly ts: number;
+  readonly deleted: boolean;
+}
+
+/**
+ * The versions the server stored of one resource, oldest first, read from its database: the
+ * oracle of tests about instants the interface does not show (a deletion's own `ts`).
+ */
+export async function storedVersions(database: TestDatabase, kind: string, id: string): Promise<StoredVersion[]> {
+  const read = async (knex: Knex): Promise<StoredVersion[]> =>
+    ((await knex('resource_history').where({ kind, id }).orderBy('ts').select('ts', 'deleted')) as { ts: number | string; deleted: unknown }[]).map((row) => ({
+      ts: Number(row.ts),
+      deleted: row.deleted === true || Number(row.deleted) === 1,
+    }));
+  if (engine === 'postgres') return withPostgres(postgresUrl(), read, database.schema);
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: database.url.replace(/^sqlite:/, ''), options: { readonly: true } } as Knex.Sqlite3ConnectionConfig, useNullAsDefault: true });
+  try {
+    return await read(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
