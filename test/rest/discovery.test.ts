@@ -51,10 +51,10 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     assert.deepEqual(answer.body.servers, [{ url: 'https://topo.example.org/api' }]);
     const ids = Object.values(answer.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId).filter(Boolean));
     // Six operations per collection and HEAD beside each GET (list and read), and the discovery
-    // paths: /, /about, /health, /openapi.json, /docs, /docs/{asset}, /ui, /ui/{asset}, /schema/…/{slug}; and the
+    // paths: /, /about, /health, /metrics, /openapi.json, /docs, /docs/{asset}, /ui, /ui/{asset}, /schema/…/{slug}; and the
     // measurement store's: /events (POST, GET, HEAD), /events/{mid} (GET, HEAD, DELETE), /data
     // (POST), /data/{mid} (POST, GET, HEAD, DELETE); and /register's eight (docs/federation.md).
-    assert.equal(ids.length, 12 * 8 + 9 + 11 + 8);
+    assert.equal(ids.length, 12 * 8 + 10 + 11 + 8);
     assert.ok(ids.includes('createRegistration') && ids.includes('listRegistrations'));
     assert.ok(ids.includes('registerSeries') && ids.includes('appendData') && ids.includes('readData'));
     assert.ok(ids.includes('replaceLink') && ids.includes('listTopologies'));
