@@ -51,7 +51,8 @@ async function oneStart(ctx: BenchContext, i: number): Promise<number> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status === 200, () => false);
+      // Until the application is ready the server answers 503 (server/serve.ts); refused before it listens.
+      const ok = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status === 200, () => false);
       if (ok) return performance.now() - started;
       if (child.exitCode !== null) throw new Error('npm start exited before answering');
       if (performance.now() - started > 60_000) throw new Error('npm start did not answer within 60 s');

@@ -35,7 +35,7 @@ export interface SoapBinding {
 export interface LoadedWsdl {
   readonly wsdlFile: string;
   readonly definitions: SoapDefinitions;
-  /** The types namespace: the one schema that declares elements. */
+  /** The types namespace: the schema that declares the most elements (the messages'; the other declares the identity header). */
   readonly typesNamespace: string;
   /** The .xsd that declares it, relative to the project root (the WSDL when none does). */
   readonly typesFile: string;
@@ -54,7 +54,10 @@ export async function loadWsdl(projectRoot: string, wsdlFile: string): Promise<L
       else resolve((wsdl as { definitions: SoapDefinitions }).definitions);
     });
   });
-  const typesNamespace = Object.keys(definitions.schemas).find((ns) => Object.keys(definitions.schemas[ns]!.elements).length > 0);
+  const elementCount = (ns: string): number => Object.keys(definitions.schemas[ns]!.elements).length;
+  const typesNamespace = Object.keys(definitions.schemas)
+    .filter((ns) => elementCount(ns) > 0)
+    .sort((a, b) => elementCount(b) - elementCount(a))[0];
   if (!typesNamespace) throw new GeneratorError(wsdlFile, 'types', 'no schema with element declarations');
   const typesFile = schemaFileOf(projectRoot, path.dirname(absolute), typesNamespace) ?? wsdlFile;
   return { wsdlFile, definitions, typesNamespace, typesFile };

@@ -46,6 +46,7 @@ describe('metrics', function () {
       const created = await post(`${url}/nodes`, { name: 'counted' });
       assert.equal(created.status, 201);
       for (let i = 0; i < 3; i++) assert.equal((await get(`${url}/nodes/${created.body.id as string}`)).status, 200);
+      // A typed client's miss (without Accept, UNIS's clients get 200 []).
       assert.equal((await get(`${url}/nodes/no-such-node`, { accept: 'application/json' })).status, 404);
       const text = await scrape(url);
       const count = (route: string, method: string, status: string) => sample(text, 'topocat_http_request_duration_seconds_count', { route, method, status });

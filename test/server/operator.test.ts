@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { SETTINGS } from '../../server/settings.js';
 import { createTestDatabase, engine, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { get } from '../helpers/http.js';
 import { distRoot, projectRoot, startServer, type RunningServer } from '../helpers/server.js';
@@ -56,6 +58,13 @@ describe('operator: identity and logs', function () {
     }
   });
 
+  it('every setting of the README\'s configuration table is known, so none is taken for a look-alike', async () => {
+    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
+    const table = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]!);
+    assert.ok(table.length > 30);
+    assert.deepEqual(table.filter((name) => !SETTINGS.includes(name)), []);
+  });
+
   const lookAlikes: [string, { variable: string; meant: string | undefined }][] = [
     ['a swapped pair of letters', { variable: 'DATABSE_URL', meant: 'DATABASE_URL' }],
     ['a missing underscore', { variable: 'LOGLEVEL', meant: 'LOG_LEVEL' }],
@@ -89,6 +98,45 @@ describe('operator: identity and logs', function () {
     await eventually('the debug line', () => server.logs.find((l) => l.requestId === requestId && l.msg === 'client went away'));
     await sleep(100);
     assert.deepEqual(server.logs.filter((l) => l.level >= 50), []);
+  });
+});
+
+/**
+ * A health check that polls a starting server (what a load balancer, systemd or a script does):
+ * every request is answered, 503 with Retry-After until the application is ready, then 200.
+ * Before, a request that came after the port opened but before the application was attached
+ * waited forever.
+ */
+describe('operator: a start polled by a health check', function () {
+  this.timeout(60_000);
+  it('every request is answered while it starts', async () => {
+    const database = await createTestDatabase();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = spawn(process.execPath, [START], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', DATABASE_URL: database.url }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 2_000 && statuses.at(-1) !== 200; i++) {
+        const status = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) }).then(
+          (r) => r.status,
+          (error: Error) => (error.name === 'TimeoutError' ? -1 : 0),
+        );
+        assert.notEqual(status, -1, 'a request was left without an answer for 5 s');
+        if (status !== 0) statuses.push(status);
+        if (status !== 200) await sleep(2);
+      }
+      assert.equal(statuses.at(-1), 200);
+      assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join(','));
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      await database.drop();
+    }
   });
 });
 
