@@ -15,6 +15,7 @@ import { latency } from '../harness/load.js';
 import { benchPostgres, type BenchPostgres } from '../harness/postgres.js';
 import type { Measured } from '../harness/processes.js';
 import { count, mib, ms, ratio, seconds, type Row } from '../harness/report.js';
+import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { INSTITUTIONS, institution, newNode, node, nodeId, nodeName, randomNodePaths } from '../workloads/topology.js';
@@ -168,29 +169,15 @@ async function streamLatency(ctx: BenchContext, writer: Measured, reader: Measur
 }
 
 async function listRow(ctx: BenchContext, server: Measured): Promise<Row> {
-  const baseline = server.rss();
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 20);
-  const started = performance.now();
-  const response = await fetch(`${server.url}/nodes`, { headers: ctx.auth });
-  let items = 0;
-  let tail = '';
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body!) {
-    const text = tail + decoder.decode(chunk, { stream: true });
-    for (let at = text.indexOf('"selfRef"'); at !== -1; at = text.indexOf('"selfRef"', at + 9)) items++;
-    tail = text.slice(-8);
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  const growth = Math.max(peak, server.rss()) - baseline;
+  const { seconds: elapsed, items, status, rssBaseline, rssPeak } = await streamList(server, '/nodes', ctx.auth);
+  const growth = rssPeak - rssBaseline;
   return {
     row: `PostgreSQL: REST list of all ${count(ctx.sizes.nodes)} nodes (streamed)`,
     result: `${seconds(elapsed)}; server RSS growth ${mib(growth)}`,
     target: '< 1 s, < 50 MiB growth',
     met: elapsed < 1 && growth < 50 * 2 ** 20,
     figures: { seconds: elapsed, rssGrowthBytes: growth },
-    failures: response.status === 200 && items === ctx.sizes.nodes ? 0 : 1,
+    failures: status === 200 && items === ctx.sizes.nodes ? 0 : 1,
   };
 }
 

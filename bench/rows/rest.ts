@@ -4,7 +4,7 @@
  * data set, in this order, so reads see exactly the loaded nodes.
  */
 import { writeFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { streamList } from '../harness/stream.js';
 import path from 'node:path';
 import type { BenchContext } from '../harness/context.js';
 import { CPU_LOAD } from '../harness/context.js';
@@ -130,31 +130,7 @@ async function regexQuery(ctx: BenchContext, server: Measured): Promise<Row> {
 
 /** GET the whole collection, reading it as it streams, and watch the server's memory meanwhile. */
 async function listAll(ctx: BenchContext, server: Measured): Promise<Row> {
-  const baseline = server.rss();
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, server.rss());
-  }, 20);
-  const started = performance.now();
-  const MARK = '"selfRef":';
-  const { items, status } = await new Promise<{ items: number; status: number }>((resolve, reject) => {
-    get(`${server.url}/nodes`, { headers: ctx.auth }, (res) => {
-      let items = 0;
-      let tail = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        // Count documents without parsing 40 MB: each has one selfRef; a mark may straddle chunks.
-        const text = tail + chunk;
-        for (let at = text.indexOf(MARK); at !== -1; at = text.indexOf(MARK, at + MARK.length)) items++;
-        tail = text.slice(-(MARK.length - 1));
-      });
-      res.on('end', () => resolve({ items, status: res.statusCode ?? 0 }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-  const elapsed = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, server.rss());
+  const { seconds: elapsed, items, status, rssBaseline: baseline, rssPeak: peak } = await streamList(server, '/nodes', ctx.auth);
   const growth = peak - baseline;
   return {
     row: `REST list of all ${count(ctx.sizes.nodes)} nodes (streamed)`,

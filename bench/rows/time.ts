@@ -6,7 +6,6 @@
  * 1 % did. One server of its own, READ_CACHE_MB=0, on SQLite, then (when TEST_DATABASE_URL names
  * one, as for the postgres group) on PostgreSQL, its backends' CPU counted with the server's.
  */
-import { get } from 'node:http';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { BenchContext } from '../harness/context.js';
@@ -17,6 +16,7 @@ import { cpuRow } from '../harness/cpu-row.js';
 import { latency } from '../harness/load.js';
 import type { Measured } from '../harness/processes.js';
 import { count, mib, ms, ratio, seconds, type Row } from '../harness/report.js';
+import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { node, nodeId, randomNodePaths } from '../workloads/topology.js';
@@ -44,32 +44,10 @@ async function postVersion(ctx: BenchContext, server: Measured, indexes: readonl
   return { newest, failures };
 }
 
-/** GET `path`, reading it as it streams: seconds, items (each has one selfRef), and the server's peak RSS growth meanwhile. */
+/** GET `path`, reading it as it streams: seconds, items, and the server's peak RSS growth meanwhile. */
 async function streamed(ctx: BenchContext, server: Measured, pathAndQuery: string): Promise<{ seconds: number; items: number; status: number; growth: number }> {
-  const baseline = server.rss();
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, server.rss());
-  }, 20);
-  const started = performance.now();
-  const MARK = '"selfRef":';
-  const { items, status } = await new Promise<{ items: number; status: number }>((resolve, reject) => {
-    get(`${server.url}${pathAndQuery}`, { headers: ctx.auth }, (res) => {
-      let items = 0;
-      let tail = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const text = tail + chunk;
-        for (let at = text.indexOf(MARK); at !== -1; at = text.indexOf(MARK, at + MARK.length)) items++;
-        tail = text.slice(-(MARK.length - 1));
-      });
-      res.on('end', () => resolve({ items, status: res.statusCode ?? 0 }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-  const elapsed = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  return { seconds: elapsed, items, status, growth: Math.max(peak, server.rss()) - baseline };
+  const list = await streamList(server, pathAndQuery, ctx.auth);
+  return { seconds: list.seconds, items: list.items, status: list.status, growth: list.rssPeak - list.rssBaseline };
 }
 
 export async function timeRows(ctx: BenchContext): Promise<Row[]> {
