@@ -4,7 +4,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
 import { responseType } from '../rest/media.js';
 import { streamArray } from '../rest/respond.js';
-import { InstanceFailure, InstanceList } from './instance-list.js';
+import { type InstanceFailure, InstanceList } from './instance-list.js';
 import { mergeLists } from './merge.js';
 import { keyOrder } from './order.js';
 
