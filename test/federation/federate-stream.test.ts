@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hashToken } from '../../server/tokens.js';
 import { post } from '../helpers/http.js';
+import { checkAnswer } from '../helpers/openapi.js';
 import { registrationOf } from '../helpers/federation.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -20,6 +21,7 @@ interface Node {
 async function ask(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Node[]; partial: string | null }> {
   const answer = await fetch(url, { headers });
   const text = await answer.text();
+  checkAnswer({ method: 'GET', url, status: answer.status, contentType: answer.headers.get('content-type'), requestId: answer.headers.get('x-request-id'), text });
   return { status: answer.status, body: JSON.parse(text) as Node[], partial: answer.headers.get('federation-partial') };
 }
 

@@ -2,15 +2,19 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { post } from '../helpers/http.js';
+import { checkAnswer } from '../helpers/openapi.js';
 import { registrationOf } from '../helpers/federation.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /** Each instance reports every 2 s (ttl 4 s): a loaded machine's late report does not expire it mid-test (with 200 ms, the ttl is 1 s). */
 const REPORT_EVERY_MS = '2000';
 
+/** A lookup's answer, checked against the OpenAPI document (its Redirect, its federated list). */
 async function ask(url: string): Promise<{ status: number; body: any; partial: string | null }> {
   const answer = await fetch(url);
-  return { status: answer.status, body: await answer.json(), partial: answer.headers.get('federation-partial') };
+  const text = await answer.text();
+  checkAnswer({ method: 'GET', url, status: answer.status, contentType: answer.headers.get('content-type'), requestId: answer.headers.get('x-request-id'), text });
+  return { status: answer.status, body: JSON.parse(text), partial: answer.headers.get('federation-partial') };
 }
 
 /** rest-contract §13, beyond UNIS: `federate=true` runs the query on the instances and merges the lists. */

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { get, post } from '../helpers/http.js';
+import { checkAnswer } from '../helpers/openapi.js';
 import { registrationOf, until } from '../helpers/federation.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-/** The raw answer of a lookup (its redirects are not the list the OpenAPI describes for an instance). */
+/** A lookup's answer, checked against the OpenAPI document (which describes its Redirect). */
 async function ask(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; allow: string | null }> {
   const answer = await fetch(url, init);
   const text = await answer.text();
+  checkAnswer({ method: init.method ?? 'GET', url, status: answer.status, contentType: answer.headers.get('content-type'), requestId: answer.headers.get('x-request-id'), text });
   return { status: answer.status, body: text === '' ? undefined : JSON.parse(text), allow: answer.headers.get('allow') };
 }
 

@@ -10,18 +10,41 @@ export function federationPaths(paths: Json): Json {
   for (const [from, to] of [['/services', '/register'], ['/services/{id}', '/register/{id}']] as const) {
     const item = paths[from] as Json | undefined;
     if (!item) continue;
-    const copy = JSON.parse(JSON.stringify(item).replaceAll('"#/components/schemas/Service"', '"#/components/schemas/Registration"')) as Json;
+    // `/register` is served as on any instance, also by a lookup: no redirect, no `federate`.
+    const text = JSON.stringify(item)
+      .replaceAll('"#/components/schemas/Service"', '"#/components/schemas/Registration"')
+      .replaceAll('{"$ref":"#/components/parameters/Federate"},', '')
+      .replaceAll(',"Federation-Partial":{"$ref":"#/components/headers/FederationPartial"}', '')
+      .replace(/\. A lookup [^"]*/g, '');
+    const copy = withoutRedirect(JSON.parse(text)) as Json;
     for (const operation of Object.values(copy)) {
       if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) continue;
       const op = operation as Json;
       if (typeof op.operationId === 'string') op.operationId = op.operationId.replace(/Services?/, (s) => (s === 'Services' ? 'Registrations' : 'Registration'));
       op.tags = ['federation'];
+      // A lookup takes registrations: only its resource collections answer writes with 405.
+      if (op.responses !== null && typeof op.responses === 'object') delete (op.responses as Json)['405'];
     }
     const post = copy.post as Json | undefined;
     if (post) post.description = 'Register an instance (or report it again): a registration for an accessPoint already registered is a new version of it. Needs the `register` scope when tokens are configured.';
     out[to] = copy;
   }
   return out;
+}
+
+const REDIRECT_REF = '#/components/schemas/Redirect';
+
+/** `value` with the lookup's Redirect taken out of every `anyOf` (one left: that schema alone). */
+function withoutRedirect(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutRedirect);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [key, member] of Object.entries(value as Json)) out[key] = withoutRedirect(member);
+  if (!Array.isArray(out.anyOf)) return out;
+  const kept = (out.anyOf as Json[]).filter((s) => s.$ref !== REDIRECT_REF);
+  if (kept.length !== 1) return { ...out, anyOf: kept };
+  const { anyOf: _, ...rest } = out;
+  return { ...rest, ...kept[0] };
 }
 
 /** A registration: a Service whose `properties.summary` is UNIS's array of manifests, with an accessPoint. */
@@ -49,3 +72,17 @@ export function registrationSchema(service: Json): Json {
   copy.required = ['accessPoint'];
   return copy;
 }
+
+/** A lookup's answer to a collection query (rest-contract §13, UNIS's form). */
+export const REDIRECT_SCHEMA: Json = {
+  title: 'Redirect',
+  description:
+    "A lookup's answer to `GET /<collection>?<query>` (LOOKUP=true, docs/federation.md): the accessPoints of the unexpired registered instances whose manifests may hold a match. A lookup with no registration at all answers `[]`, as UNIS does.",
+  type: 'object',
+  required: ['redirect', 'instances'],
+  additionalProperties: false,
+  properties: {
+    redirect: { const: true },
+    instances: { type: 'array', items: { type: 'string', format: 'uri' } },
+  },
+};

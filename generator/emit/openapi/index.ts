@@ -3,7 +3,7 @@ import { jsonNotice, jsonText, type GeneratedFile } from '../output.js';
 import { schemaComponents, type Json } from './components.js';
 import { COLLECTION_ENTRY, discoveryPaths } from './discovery.js';
 import { MEASUREMENT_SCHEMAS, measurementPaths } from './measurements.js';
-import { federationPaths, registrationSchema } from './federation.js';
+import { federationPaths, REDIRECT_SCHEMA, registrationSchema } from './federation.js';
 import { headOf, restOperation } from './operations.js';
 import { PARAMETER_COMPONENTS, PARAMETERS } from './parameters.js';
 import { errorResponseComponents, HEADERS } from './responses.js';
@@ -52,7 +52,7 @@ export function emitOpenApi(model: Model): GeneratedFile[] {
     ],
     paths,
     components: {
-      schemas: { ...schemas, Registration: registrationSchema(schemas.Service as Json), CollectionEntry: COLLECTION_ENTRY, ...MEASUREMENT_SCHEMAS },
+      schemas: { ...schemas, Registration: registrationSchema(schemas.Service as Json), Redirect: REDIRECT_SCHEMA, CollectionEntry: COLLECTION_ENTRY, ...MEASUREMENT_SCHEMAS },
       parameters: PARAMETER_COMPONENTS,
       headers: HEADERS,
       responses: errorResponseComponents(model, used),

@@ -30,7 +30,13 @@ const changeBetween = (shown: Json): Json => ({
   },
 });
 
-/** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
+/** A lookup's answer (rest-contract §13): the instances that may hold a match. */
+const REDIRECT = ref('Redirect');
+
+/**
+ * Errors every collection operation can answer: credentials, a failure, an unreachable database.
+ * (Writes also list 405: a lookup's collections are written at its instances, docs/federation.md.)
+ */
 const ALWAYS = [401, 500, 503];
 
 /** The OpenAPI operation of one REST operation of the model, and, for GETs, its HEAD twin. */
@@ -54,7 +60,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
             headers: { Location: header('Location'), ...validators },
             ...content(oneOrMany(full)),
           },
-          ...fail(400, 406, 409, 412, 413, 415),
+          ...fail(400, 405, 406, 409, 412, 413, 415),
         },
       };
     case 'list':
@@ -65,9 +71,9 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         responses: {
           200: {
             description:
-              'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen',
-            headers: { 'X-Request-Id': header('XRequestId') },
-            ...withEvents(content({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } })),
+              'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen. A lookup (docs/federation.md) answers `Redirect` instead, or with `federate=true` the merged list of its instances',
+            headers: { 'X-Request-Id': header('XRequestId'), 'Federation-Partial': header('FederationPartial') },
+            ...withEvents(content({ anyOf: [{ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } }, REDIRECT] })),
           },
           ...fail(400, 406),
         },
@@ -80,9 +86,9 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.read,
         responses: {
           200: {
-            description: 'The representation (an object), or an array when conditions are given (`[]` for an unknown id in UNIS\'s form); with `Accept: text/event-stream`, the resource\'s changes, as they happen',
+            description: 'The representation (an object), or an array when conditions are given (`[]` for an unknown id in UNIS\'s form); with `Accept: text/event-stream`, the resource\'s changes, as they happen. A lookup answers `Redirect` (every unexpired instance)',
             headers: validators,
-            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }] })),
+            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }, REDIRECT] })),
           },
           304: { description: 'The cached representation is current', headers: validators },
           ...fail(400, 404, 406),
@@ -96,7 +102,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         requestBody: { required: true, ...content(full) },
         responses: {
           201: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
-          ...fail(400, 404, 406, 409, 412, 413, 415),
+          ...fail(400, 404, 405, 406, 409, 412, 413, 415),
         },
       };
     case 'patch':
@@ -106,7 +112,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), ['application/merge-patch+json', ...RESOURCE_MEDIA]) },
         responses: {
           200: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
-          ...fail(400, 404, 406, 412, 413, 415),
+          ...fail(400, 404, 405, 406, 412, 413, 415),
         },
       };
     case 'remove':
@@ -115,7 +121,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.write,
         responses: {
           204: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },
-          ...fail(400, 404, 412),
+          ...fail(400, 404, 405, 412),
         },
       };
   }

@@ -4,7 +4,7 @@ const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}`
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'LastEventId', 'AccessToken'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'Federate', 'LastEventId', 'AccessToken'].map(param),
   read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),
@@ -64,6 +64,13 @@ export const PARAMETER_COMPONENTS: Json = {
     schema: { type: 'integer', minimum: 0 },
   },
   Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', minimum: 0 } },
+  Federate: {
+    name: 'federate',
+    in: 'query',
+    description:
+      'On a lookup (LOOKUP=true, docs/federation.md): `true` runs the query on every registered instance that may hold a match instead of answering with the redirect, and answers their lists merged (`sort`, `skip` and `limit` over the merged list; every element as its instance answered it), streamed; the instances that failed are named in `Federation-Partial`. Ignored by an instance that is not a lookup.',
+    schema: { type: 'string', enum: ['true', '1', 'TRUE', 'True'] },
+  },
   LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
   AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
   IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },

@@ -4,6 +4,11 @@ import { ref, type Json } from './components.js';
 
 /** Headers a response may carry, described once. */
 export const HEADERS: Json = {
+  FederationPartial: {
+    description:
+      'On a lookup\'s `federate=true` answer: the instances whose lists are missing from it, `<accessPoint>; reason="unreachable" | "no answer within N ms" | "status N" | "not a list"`, comma-separated; absent when every instance answered. Decided when the answer starts: an instance that fails after that cuts the answer off (the connection is reset), never silently.',
+    schema: { type: 'string' },
+  },
   ETag: { description: 'The strong validator of this representation: its `ts` in quotes (a projection has one of its own).', schema: { type: 'string' } },
   LastModified: { description: 'The time of `ts`.', schema: { type: 'string' } },
   Location: { description: 'The address of the resource.', schema: { type: 'string', format: 'uri' } },
