@@ -41,6 +41,7 @@ import { workerScrape } from './metrics/cluster.js';
 import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
 import { describeDatabase } from './storage/database-identity.js';
+import { startStoredDataCheck } from './schema-check/at-start.js';
 import { version } from './version.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
@@ -262,9 +263,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       : async () => {};
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };
+  /** A cluster's primary checks the stored data (server/cluster.ts); a single server, here. */
+  let stopCheck = (): void => undefined;
   if (role === 'single') {
     warnAboutSettings(config, logger, authenticator, definitions);
     logger.info(listeningFields(config, address.port, facts), 'listening');
+    // After the listening line: the service answers while it runs.
+    stopCheck = startStoredDataCheck(database, [...kinds, registerKind], logger);
   } else {
     // Not 'listening': that line is the primary's, once every worker listens.
     logger.info({ port: address.port }, 'worker listening');
@@ -274,6 +279,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
+    stopCheck();
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing remaining connections');
       server.closeAllConnections();

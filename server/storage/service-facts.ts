@@ -79,6 +79,16 @@ export class ServiceFacts {
     await this.guard(() => this.db.writer(ADDRESSES).insert(addresses.map((a) => ({ role: a.role, base: a.base }))).onConflict(['role', 'base']).ignore());
   }
 
+  /** A fact recorded under `name` (a row of topocat_service), or undefined. */
+  async fact(name: string): Promise<string | undefined> {
+    return this.guard(async () => ((await this.db.reader(SERVICE).where({ name }).first('value')) as { value: string } | undefined)?.value);
+  }
+
+  /** Record `value` under `name`, replacing what was there. */
+  async setFact(name: string, value: string): Promise<void> {
+    await this.guard(() => this.db.writer(SERVICE).insert({ name, value }).onConflict('name').merge());
+  }
+
   /** Every base any process of this database has written under. */
   async addresses(): Promise<BaseAddress[]> {
     return this.guard(async () => ((await this.db.reader(ADDRESSES).select('role', 'base')) as BaseAddress[]).map((row) => ({ role: row.role, base: row.base })));
