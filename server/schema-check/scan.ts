@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import { defineMember } from '../rest/representation.js';
+import { defineMember } from '../wire/representation.js';
 import { currentDocuments } from '../storage/current-documents.js';
 import type { Database } from '../storage/database.js';
 
