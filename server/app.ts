@@ -23,7 +23,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { mountMetrics } from './metrics/route.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
-import type { Representations } from './rest/representation.js';
+import type { Representations } from './wire/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { directSoap } from './soap/direct.js';
 import { mountResultRoute } from './soap/result-route.js';

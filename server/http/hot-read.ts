@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Authenticator } from '../auth.js';
-import { etagFor, lastModified } from '../rest/conditional.js';
-import { contentTypeHeader, negotiatedType } from '../rest/media.js';
-import type { Representations } from '../rest/representation.js';
+import { etagFor, lastModified } from '../wire/conditional.js';
+import { contentTypeHeader, negotiatedType } from '../wire/media.js';
+import type { Representations } from '../wire/representation.js';
 import type { Representation, ResourceStore } from '../storage/resource-store.js';
 import type { Access } from './access-line.js';
 import { present } from './error-handler.js';

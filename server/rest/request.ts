@@ -8,10 +8,10 @@ import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import type { Selection } from '../storage/resource-store.js';
-import { readJsonBody } from './body.js';
+import { readJsonBody } from '../wire/body.js';
 import { resolveDerived } from './derived-query.js';
-import { requestProfile } from './media.js';
-import type { Representations } from './representation.js';
+import { requestProfile } from '../wire/media.js';
+import type { Representations } from '../wire/representation.js';
 
 /** What every operation reads from the request, with the client's mistakes as HTTP errors. */
 

@@ -5,11 +5,11 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import type { ChangeEntry, Representation, ResourceStore, Selection } from '../storage/resource-store.js';
-import { etagFor, isNotModified, lastModified } from './conditional.js';
+import { etagFor, isNotModified, lastModified } from '../wire/conditional.js';
 import { Expander } from './expand.js';
 import { ExtentsOfFiles } from './extents.js';
-import { contentTypeHeader } from './media.js';
-import type { Representations } from './representation.js';
+import { contentTypeHeader } from '../wire/media.js';
+import type { Representations } from '../wire/representation.js';
 
 /** Bytes gathered before a list response writes to the socket. */
 const LIST_CHUNK = 64 * 1024;

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import { defineMember } from '../rest/representation.js';
+import { defineMember } from '../wire/representation.js';
 import { currentDocuments } from '../storage/current-documents.js';
 import type { Database } from '../storage/database.js';
 
@@ -31,7 +31,7 @@ export interface ScanSummary {
 }
 
 /**
- * The document a PATCH or PUT of a stored resource would be validated as (rest/representation.ts,
+ * The document a PATCH or PUT of a stored resource would be validated as (wire/representation.ts,
  * `incoming`): without the members the server sets on every write, with a `$schema`.
  */
 function asWritten(kind: KindDescriptor, stored: Record<string, unknown>): Record<string, unknown> {

@@ -3,7 +3,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Authenticator } from '../auth.js';
 import type { SubscriptionLimits } from '../config.js';
 import type { Logger } from '../log.js';
-import type { Representations } from '../rest/representation.js';
+import type { Representations } from '../wire/representation.js';
 import { ChangeFeed } from '../storage/change-feed.js';
 import type { Database } from '../storage/database.js';
 import type { ResourceStore } from '../storage/resource-store.js';
