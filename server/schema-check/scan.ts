@@ -31,7 +31,7 @@ export interface ScanSummary {
 }
 
 /**
- * The document a PATCH or PUT of a stored resource would be validated as (rest/representation.ts,
+ * The document a PATCH or PUT of a stored resource would be validated as (wire/representation.ts,
  * `incoming`): without the members the server sets on every write, with a `$schema`.
  */
 function asWritten(kind: KindDescriptor, stored: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
 import { buildGeneratedServer, copyProject, generate, run } from '../helpers/project.js';
 import { distRoot, startServer, type LogLine, type RunningServer } from '../helpers/server.js';
@@ -28,8 +28,8 @@ const CHANGED = 'the generated schemas changed since the stored data was last ch
 const FIRST = 'no check of the stored data is on record: checking it against the generated schemas';
 
 /** Start, wait for the start's word on the stored data (the line `msg` matches), stop. */
-async function startAndHear(entry: string | undefined, database: TestDatabase, want: RegExp): Promise<{ line: LogLine; logs: LogLine[] }> {
-  const server = await startServer({ database, ...(entry ? { entry } : {}) });
+async function startAndHear(entry: string | undefined, database: TestDatabase, want: RegExp, args: readonly string[] = []): Promise<{ line: LogLine; logs: LogLine[] }> {
+  const server = await startServer({ database, args, ...(entry ? { entry } : {}) });
   try {
     assert.equal((await get(`${server.url}/health`)).status, 200);
     const line = await eventually(`a log line matching ${want}`, () => server.logs.find((l) => want.test(l.msg)), 60_000);
@@ -68,7 +68,7 @@ describe('stored data after a schema change', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('the start under the changed schemas warns once with the counts, without scanning again at the next start', async () => {
+  it('the start under the changed schemas (a cluster\'s primary) warns once with the counts; the next start (a single process) does not scan again', async () => {
     old = await startServer({ database });
     await eventually('the first check', () => old!.logs.find((l) => l.msg === FIRST));
     for (const [collection, body] of [
@@ -84,7 +84,7 @@ describe('stored data after a schema change', function () {
     await old.stop();
     old = undefined;
 
-    const first = await startAndHear(changed, database, /no longer fit/);
+    const first = await startAndHear(changed, database, /no longer fit/, ['--workers', '2']);
     assert.equal(first.line.level, 40);
     assert.match(first.line.msg, /^3 stored resources no longer fit the generated schemas: 1 fails validation, 2 belong to a removed kind \(exnodes\); nothing was deleted. npm run check-data lists them$/);
     assert.deepEqual({ invalid: first.line.invalid, removedKind: first.line.removedKind, removedKinds: first.line.removedKinds, checked: first.line.checked }, { invalid: 1, removedKind: 2, removedKinds: ['exnodes'], checked: 5 });
@@ -132,5 +132,18 @@ describe('stored data after a schema change', function () {
     }
     const clean = await checkData(path.join(distRoot, 'server/main.js'), database);
     assert.deepEqual([clean.code, clean.stdout], [0, '0 of 5 stored resources do not fit the generated schemas\n']);
+  });
+
+  it('servers starting together on one PostgreSQL database take turns: one scans, each warns', async function () {
+    if (engine !== 'postgres') this.skip();
+    // The last start ran the old schemas: the changed ones are new to the database again.
+    const servers = await Promise.all([startServer({ database, entry: changed }), startServer({ database, entry: changed })]);
+    try {
+      const warnings = await Promise.all(servers.map((server) => eventually('the warning', () => server.logs.find((l) => /no longer fit/.test(l.msg)), 60_000)));
+      assert.deepEqual(warnings.map((w) => [w.invalid, w.removedKind]), [[1, 2], [1, 2]]);
+      assert.equal(servers.flatMap((server) => server.logs).filter((l) => l.msg === CHANGED).length, 1, 'one scan');
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
   });
 });
