@@ -2,7 +2,7 @@ import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
-import { responseType } from '../rest/media.js';
+import { responseType } from '../wire/media.js';
 import { streamArray } from '../rest/respond.js';
 import { type InstanceFailure, InstanceList } from './instance-list.js';
 import { mergeLists } from './merge.js';

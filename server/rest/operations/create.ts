@@ -2,7 +2,7 @@ import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { responseType } from '../media.js';
+import { responseType } from '../../wire/media.js';
 import { profileProblem, readWriteBody, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 

@@ -1,6 +1,6 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
-import { expectation } from '../conditional.js';
+import { expectation } from '../../wire/conditional.js';
 import { pathId, storageOutcome } from '../request.js';
 import type { OperationContext } from './context.js';
 

@@ -2,8 +2,8 @@ import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
-import { expectation } from '../conditional.js';
-import { responseType } from '../media.js';
+import { expectation } from '../../wire/conditional.js';
+import { responseType } from '../../wire/media.js';
 import { clientTs, pathId, profileProblem, readWriteBody, requireObject, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
