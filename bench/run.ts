@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle,federation]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -33,9 +33,10 @@ import { subscriptionRows } from './rows/subscriptions.js';
 import { timeRows } from './rows/time.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
+import { federationRows } from './rows/federation.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -93,6 +94,7 @@ async function main(): Promise<number> {
   if (only.has('time')) rows.push(...(await timeRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
   if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
+  if (only.has('federation')) rows.push(...(await federationRows(ctx, DN)));
 
   const m = machine();
   const minutes = (performance.now() - started) / 60_000;
