@@ -122,8 +122,8 @@ function queryToken(ctx: Context): string {
 
 /** Throw 401 unless the caller's credentials carry `scope`. */
 export function authorize(ctx: Context, scope: TokenScope): Principal {
-  const principal = ctx.state.principal as Principal | undefined;
-  const problem = ctx.state.credentialProblem as string | undefined;
+  const principal = ctx.state.principal;
+  const problem = ctx.state.credentialProblem;
   if (problem !== undefined) throw unauthorized(problem);
   if (!principal) throw unauthorized(`credentials with the ${scope} scope are required`);
   if (!principal.scopes.has(scope)) throw unauthorized(`the credentials lack the ${scope} scope`);

@@ -52,8 +52,8 @@ export function requestContext(logger: Logger, metrics?: Metrics): Middleware {
         path: shorten(ctx.path),
         status,
         query: mistake && ctx.querystring !== '' ? loggedQuery(ctx.querystring) : undefined,
-        reason: mistake && typeof ctx.state.reason === 'string' ? shorten(ctx.state.reason) : undefined,
-        operation: typeof ctx.state.operation === 'string' && ctx.state.operation !== '' ? ctx.state.operation : undefined,
+        reason: mistake && ctx.state.reason !== undefined ? shorten(ctx.state.reason) : undefined,
+        operation: ctx.state.operation !== undefined && ctx.state.operation !== '' ? ctx.state.operation : undefined,
         ms: Math.round((performance.now() - started) * 100) / 100,
         // The router's template (`/nodes/:id`); a path no route matched is counted as one.
         route: typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched',
