@@ -11,23 +11,23 @@ import tseslint from 'typescript-eslint';
  * import. A relative import reaches server/ through as many `../` as the file is deep, so each
  * folder gets one pattern per depth.
  */
-const SERVER_FOLDERS = ['catalog', 'federation', 'http', 'measurements', 'metrics', 'query', 'rest', 'soap', 'storage', 'subscriptions', 'wire'];
+const SERVER_FOLDERS = ['catalog', 'federation', 'http', 'measurements', 'metrics', 'query', 'rest', 'schema-check', 'soap', 'storage', 'subscriptions', 'wire'];
 const LAYERS = {
   // The query language: parsing, typing, matching; nothing else of the server (nor anything above it: see below).
   query: SERVER_FOLDERS.filter((f) => f !== 'query'),
   // Storage knows no HTTP, no protocol and no wire form.
-  storage: ['catalog', 'federation', 'http', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'wire'],
+  storage: ['catalog', 'federation', 'http', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
   // The wire form sits below every protocol that writes it.
-  wire: ['catalog', 'federation', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions'],
+  wire: ['catalog', 'federation', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'schema-check'],
   // HTTP plumbing (errors, access line, request context) below the operations.
-  http: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'subscriptions', 'wire'],
-  subscriptions: ['catalog', 'federation', 'measurements', 'rest', 'soap'],
-  rest: ['catalog', 'measurements', 'soap'],
-  measurements: ['catalog', 'federation', 'soap'],
+  http: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  subscriptions: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'schema-check'],
+  rest: ['catalog', 'measurements', 'soap', 'schema-check'],
+  measurements: ['catalog', 'federation', 'soap', 'schema-check'],
   // The catalog's operations know no SOAP envelope and no REST.
-  catalog: ['federation', 'http', 'measurements', 'rest', 'soap', 'subscriptions', 'wire'],
-  soap: ['federation', 'measurements', 'rest', 'subscriptions', 'wire'],
-  metrics: ['catalog', 'federation', 'http', 'measurements', 'query', 'rest', 'soap', 'subscriptions', 'wire'],
+  catalog: ['federation', 'http', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  soap: ['federation', 'measurements', 'rest', 'subscriptions', 'wire', 'schema-check'],
+  metrics: ['catalog', 'federation', 'http', 'measurements', 'query', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
 };
 const up = (depth) => `(\\.\\./){${depth}}`;
 const NO_GENERATOR = { regex: '^(\\.\\./)+generator/', message: 'the server never imports the generator (docs/internals.md)' };
@@ -84,6 +84,18 @@ export default tseslint.config(
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_GENERATOR] }] } },
   { files: ['generator/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] } },
   ...layerConfigs,
+  {
+    // Engine knowledge lives in the dialects (server/storage/dialects/): elsewhere a difference
+    // between engines is a Dialect member or a capability flag, and `dialect.name` is only logged.
+    files: ['server/**/*.ts'],
+    ignores: ['server/storage/dialects/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        'BinaryExpression > MemberExpression[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
+        'SwitchStatement > MemberExpression.discriminant[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
+      ].map((selector) => ({ selector, message: 'Engine knowledge belongs in server/storage/dialects/: make it a Dialect member or a capability flag.' }))],
+    },
+  },
   {
     // Tests read JSON answers whose shape each assertion checks.
     files: ['test/**/*.ts'],

@@ -1,6 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
 import { expectation } from '../../wire/conditional.js';
 import { responseType } from '../../wire/media.js';
@@ -26,6 +27,9 @@ export function replace({ store, representations, limits, respond }: OperationCo
         throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
       }
       const touch = Object.keys(body).every((key) => NO_DATA.has(key));
+      // A keyed kind (/register): the id must be the one the body's key derives, as a POST would.
+      const keyIssue = isKeyed(kind) && !touch ? kind.keyIssue(body, id) : undefined;
+      if (keyIssue) throw badRequest('the body\'s key derives another id', [keyIssue]);
       const checked = await withKnownBases(representations, () => {
         const profile = profileProblem(ctx, kind, representations, false);
         if (touch) {
