@@ -40,7 +40,7 @@ import { loadTokens } from './tokens.js';
 import { workerScrape } from './metrics/cluster.js';
 import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
-import { describeDatabase } from './storage/database-identity.js';
+import { describeDatabase } from './storage/dialects/urls.js';
 import { startStoredDataCheck } from './schema-check/at-start.js';
 import { version } from './version.js';
 
@@ -159,14 +159,14 @@ function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void 
 }
 
 /**
- * The read cache of this process (see CurrentCache): on SQLite, kept by the only process writing
- * its file, and by cluster workers while nobody commits; none on PostgreSQL or with
- * READ_CACHE_MB=0.
+ * The read cache of this process (see CurrentCache): kept by a process that is its database's
+ * only writer (Connections.aloneMeansSoleWriter: SQLite), and by cluster workers while nobody
+ * commits (where KeyReader.commits can tell); none on PostgreSQL or with READ_CACHE_MB=0.
  */
 function readCache(database: Database, config: Config, role: Role): CurrentCache | undefined {
   const budget = config.readCacheMb * 1024 * 1024;
-  if (database.dialect.name !== 'sqlite' || budget === 0) return undefined;
-  if (role === 'single') return new CurrentCache(budget);
+  if (budget === 0) return undefined;
+  if (role === 'single') return database.dialect.connections.aloneMeansSoleWriter ? new CurrentCache(budget) : undefined;
   const keys = database.keys;
   return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
 }

@@ -55,9 +55,14 @@ export function pastNotFollowed(query: ParsedQuery): void {
  */
 export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
   const id = ctx.params.id!;
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
+  if (!possibleId(id)) throw notFound(`no ${kind.name} with that id`);
   return id;
+}
+
+/** Whether a decoded path id may name a stored resource (pathId; the fast path, operations/hot-read.ts). */
+export function possibleId(id: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  return !/[\u0000-\u001f\u007f]/.test(id);
 }
 
 export function requireObject(value: unknown, what: string): Record<string, unknown> {

@@ -10,7 +10,7 @@ import { kinds } from '../../generated/rest/kinds.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { registerKind } from '../federation/register-kind.js';
 import { createLogger } from '../log.js';
-import { describeDatabase } from '../storage/database-identity.js';
+import { describeDatabase } from '../storage/dialects/urls.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { ServiceFacts } from '../storage/service-facts.js';
 import { schemaFingerprint } from './fingerprint.js';

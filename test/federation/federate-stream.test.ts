@@ -6,6 +6,9 @@ import { post } from '../helpers/http.js';
 import { registrationOf } from '../helpers/federation.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
+/** Each instance reports every 2 s (ttl 4 s): a loaded machine's late report does not expire it mid-test (with 200 ms, the ttl is 1 s). */
+const REPORT_EVERY_MS = '2000';
+
 interface Node {
   id: string;
   ts: number;
@@ -52,7 +55,7 @@ describe('federate=true streamed: a big merge in the instances\' own order (rest
   let reference: RunningServer;
   before(async () => {
     lookup = await startServer({ env: { LOOKUP: 'true', FEDERATE_TIMEOUT_MS: '30000' } });
-    const env = { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '200' };
+    const env = { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: REPORT_EVERY_MS };
     [a, b, reference] = await Promise.all([startServer({ env }), startServer({ env }), startServer()]);
     const [ofA, ofB] = [nodes('a', perInstance), nodes('b', perInstance)];
     await Promise.all([store(a, ofA), store(b, ofB), store(reference, [...ofA, ...ofB])]);
@@ -112,7 +115,7 @@ describe('federate=true: an instance that breaks off mid-list (rest-contract §1
     await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
     const breakingUrl = `http://127.0.0.1:${(breaking.address() as AddressInfo).port}`;
     lookup = await startServer({ env: { LOOKUP: 'true' } });
-    a = await startServer({ env: { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '200' } });
+    a = await startServer({ env: { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: REPORT_EVERY_MS } });
     await store(a, nodes('a', 3));
     await registrationOf(lookup, a.url, (r) => r.properties.summary.some((m) => m.$collection === 'nodes'));
     const registered = await post(`${lookup.url}/register`, { accessPoint: breakingUrl, ttl: 3600, properties: { summary: [{ $collection: 'nodes', properties: { name: '*' } }] } });
@@ -154,7 +157,7 @@ describe('federate=true with tokens: the caller\'s credentials reach the instanc
   let b: RunningServer;
   before(async () => {
     lookup = await startServer({ env: { LOOKUP: 'true', TOPOCAT_TOKENS: configured } });
-    const env = { TOPOCAT_TOKENS: configured, REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '200', REGISTER_TOKEN: tokens.reporter };
+    const env = { TOPOCAT_TOKENS: configured, REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: REPORT_EVERY_MS, REGISTER_TOKEN: tokens.reporter };
     [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
     const write = { Authorization: `Bearer ${tokens.writer}` };
     assert.equal((await post(`${a.url}/nodes`, { name: 'a1' }, write)).status, 201);
