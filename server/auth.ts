@@ -131,8 +131,8 @@ function queryToken(ctx: Context): string {
 
 /** Throw 401 unless the caller's credentials carry `scope`. */
 export function authorize(ctx: Context, scope: TokenScope): Principal {
-  const principal = ctx.state.principal as Principal | undefined;
-  const problem = ctx.state.credentialProblem as string | undefined;
+  const principal = ctx.state.principal;
+  const problem = ctx.state.credentialProblem;
   const refusal = scopeRefusal(problem === undefined ? { principal } : { problem }, scope);
   if (refusal !== undefined) throw unauthorized(refusal);
   return principal!;

@@ -1,9 +1,11 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { MEDIA_TYPES } from '../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { CredentialsRejected, type Authenticator } from '../auth.js';
 import type { SubscriptionLimits } from '../config.js';
+import { errorBody, type ErrorStatus } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import { QueryError } from '../query/errors.js';
 import type { EventCondition } from '../query/tree.js';
@@ -36,15 +38,15 @@ interface Request {
   readonly fields?: unknown;
 }
 
-/** An error frame: the socket stays open. */
-function errorFrame(message: string, path = '', status = 400): string {
-  return JSON.stringify({ error: { status, message, details: [{ path, message }] } });
+/** An error frame (the error body of the contract table): the socket stays open. */
+function errorFrame(message: string, path = '', status: ErrorStatus = 400): string {
+  return JSON.stringify(errorBody(status, message, [{ path, message }], undefined));
 }
 
-/** Refuse an upgrade with an HTTP answer (the socket is no WebSocket yet). */
-function refuse(socket: Duplex, status: number, message: string, extra = ''): void {
-  const body = JSON.stringify({ error: { status, message } });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]!}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+/** Refuse an upgrade with an HTTP answer carrying the error body (the socket is no WebSocket yet). */
+function refuse(socket: Duplex, status: ErrorStatus, message: string, extra = ''): void {
+  const body = JSON.stringify(errorBody(status, message, [], undefined));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]!}\r\nContent-Type: ${MEDIA_TYPES.json}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
 }
 
 /** A refusal of the gate as the upgrade's answer. */

@@ -1,4 +1,5 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
@@ -46,6 +47,6 @@ export function patch({ store, representations, limits, respond }: OperationCont
           expect ? { expect } : {},
         ),
       );
-      await respond.one(ctx, respond.presentation(kind, type), stored, 200);
+      await respond.one(ctx, respond.presentation(kind, type), stored, ACTION_STATUS.patch);
     };
 }

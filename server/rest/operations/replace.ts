@@ -1,4 +1,5 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
@@ -51,6 +52,6 @@ export function replace({ store, representations, limits, respond }: OperationCo
         ),
       );
       ctx.set('Location', representations.selfRef(kind, id));
-      await respond.one(ctx, respond.presentation(kind, type), stored, 201);
+      await respond.one(ctx, respond.presentation(kind, type), stored, ACTION_STATUS.replace);
     };
 }
