@@ -5,6 +5,49 @@ import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers (docs/internals.md, "Layers"): the server never imports the generator, nor the
+ * generator the server; below that, each folder of server/ names the sibling folders it must not
+ * import. A relative import reaches server/ through as many `../` as the file is deep, so each
+ * folder gets one pattern per depth.
+ */
+const SERVER_FOLDERS = ['catalog', 'federation', 'http', 'measurements', 'metrics', 'query', 'rest', 'schema-check', 'soap', 'storage', 'subscriptions', 'wire'];
+const LAYERS = {
+  // The query language: parsing, typing, matching; nothing else of the server (nor anything above it: see below).
+  query: SERVER_FOLDERS.filter((f) => f !== 'query'),
+  // Storage knows no HTTP, no protocol and no wire form.
+  storage: ['catalog', 'federation', 'http', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  // The wire form sits below every protocol that writes it.
+  wire: ['catalog', 'federation', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'schema-check'],
+  // HTTP plumbing (errors, access line, request context) below the operations.
+  http: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  subscriptions: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'schema-check'],
+  rest: ['catalog', 'measurements', 'soap', 'schema-check'],
+  measurements: ['catalog', 'federation', 'soap', 'schema-check'],
+  // The catalog's operations know no SOAP envelope and no REST.
+  catalog: ['federation', 'http', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  soap: ['federation', 'measurements', 'rest', 'subscriptions', 'wire', 'schema-check'],
+  metrics: ['catalog', 'federation', 'http', 'measurements', 'query', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+};
+const up = (depth) => `(\\.\\./){${depth}}`;
+const NO_GENERATOR = { regex: '^(\\.\\./)+generator/', message: 'the server never imports the generator (docs/internals.md)' };
+const NO_SERVER = { regex: '^(\\.\\./)+server/', message: 'the generator never imports the server (docs/internals.md)' };
+/** One config per folder and depth: a later config replaces a rule's options, so each carries NO_GENERATOR too. */
+const layerConfigs = Object.entries(LAYERS).flatMap(([folder, forbidden]) =>
+  [1, 2, 3, 4].map((depth) => ({
+    files: [`server/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          NO_GENERATOR,
+          folder === 'query'
+            ? { regex: `^${up(depth)}`, message: 'server/query/ imports nothing outside itself (the layers of docs/internals.md)' }
+            : { regex: `^${up(depth)}(${forbidden.join('|')})/`, message: `server/${folder}/ does not import ${forbidden.join(', ')} (the layers of docs/internals.md)` },
+        ],
+      }],
+    },
+  })));
+
 export default tseslint.config(
   { ignores: ['dist/', 'generated/', 'node_modules/', 'data/'] },
   js.configs.recommended,
@@ -36,6 +79,21 @@ export default tseslint.config(
       '@stylistic/member-delimiter-style': 'error',
       '@stylistic/type-annotation-spacing': 'error',
       '@stylistic/max-len': ['error', { code: 240, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
+  { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_GENERATOR] }] } },
+  { files: ['generator/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] } },
+  ...layerConfigs,
+  {
+    // Engine knowledge lives in the dialects (server/storage/dialects/): elsewhere a difference
+    // between engines is a Dialect member or a capability flag, and `dialect.name` is only logged.
+    files: ['server/**/*.ts'],
+    ignores: ['server/storage/dialects/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...[
+        'BinaryExpression > MemberExpression[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
+        'SwitchStatement > MemberExpression.discriminant[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
+      ].map((selector) => ({ selector, message: 'Engine knowledge belongs in server/storage/dialects/: make it a Dialect member or a capability flag.' }))],
     },
   },
   {

@@ -45,7 +45,7 @@ function report(error: unknown): void {
 async function watch(root: string): Promise<void> {
   const { watch: watchFiles } = await import('chokidar');
   const generatorDir = path.dirname(new URL(import.meta.url).pathname);
-  const targets = [path.join(root, SCHEMA_DIR), path.join(root, 'wsdl'), path.join(generatorDir, 'templates')];
+  const targets = [path.join(root, SCHEMA_DIR), path.join(root, 'wsdl'), path.join(generatorDir, 'templates'), path.join(generatorDir, 'runtime')];
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
   const schedule = (): void => {

@@ -10,7 +10,7 @@ import { emitClientPackages, sdkPackages } from './emit/client-packages.js';
 import { emitRestClient } from './emit/client.js';
 import { emitOpenApi } from './emit/openapi/index.js';
 import type { GeneratedFile } from './emit/output.js';
-import { emitErrors } from './emit/errors.js';
+import { emitContract } from './emit/contract.js';
 import { emitRest } from './emit/rest.js';
 import { emitSoap, emitSoapClient } from './emit/soap.js';
 import { emitTypes } from './emit/types.js';
@@ -59,7 +59,7 @@ export async function emitAll(model: Model): Promise<GeneratedFile[]> {
     ...(await emitTypes(model)),
     ...emitValidators(model),
     ...emitRest(model),
-    ...(await emitErrors(model)),
+    ...(await emitContract(model)),
     ...(await emitRestClient(model)),
     ...emitOpenApi(model),
     ...emitSoap(model),

@@ -15,7 +15,7 @@ import type { Registry } from './federation/registry.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
-import { hotRead } from './http/hot-read.js';
+import { hotRead } from './rest/operations/hot-read.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
 import { mountMeasurements } from './measurements/routes.js';
@@ -23,7 +23,7 @@ import type { Metrics } from './metrics/metrics.js';
 import { mountMetrics } from './metrics/route.js';
 import { mountDiscovery } from './rest/discovery.js';
 import { createRestHandlers } from './rest/handlers.js';
-import type { Representations } from './rest/representation.js';
+import type { Representations } from './wire/representation.js';
 import { loadServiceDescription } from './soap/description.js';
 import { directSoap } from './soap/direct.js';
 import { mountResultRoute } from './soap/result-route.js';
@@ -119,7 +119,7 @@ function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependenc
 }
 
 /**
- * What the HTTP server calls: SOAP calls (soap/direct.ts) and the hot read (http/hot-read.ts)
+ * What the HTTP server calls: SOAP calls (soap/direct.ts) and the hot read (rest/operations/hot-read.ts)
  * for a plain GET of one resource in memory, Koa for everything else. With CORS configured
  * every request goes to Koa, whose policy adds its headers.
  */

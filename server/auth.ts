@@ -98,15 +98,24 @@ export function isLoopback(host: string): boolean {
  */
 export function authentication(authenticator: Authenticator): Middleware {
   return async (ctx, next) => {
-    const header = ctx.get('authorization') || queryToken(ctx);
-    try {
-      ctx.state.principal = authenticator.authenticate(header === '' ? undefined : header);
-    } catch (error) {
-      if (!(error instanceof CredentialsRejected)) throw error;
-      ctx.state.credentialProblem = error.message;
-    }
+    const credentials = credentialsOf(authenticator, ctx.get('authorization') || queryToken(ctx));
+    if (credentials.problem !== undefined) ctx.state.credentialProblem = credentials.problem;
+    else ctx.state.principal = credentials.principal;
     await next();
   };
+}
+
+/** What a request's credentials say: who calls (none without credentials), or why they are refused. */
+export type Credentials = { readonly principal: Principal | undefined; readonly problem?: undefined } | { readonly principal?: undefined; readonly problem: string };
+
+/** The credentials of an `Authorization` value ('' or undefined: none), as the middleware and the fast read path take them. */
+export function credentialsOf(authenticator: Authenticator, header: string | undefined): Credentials {
+  try {
+    return { principal: authenticator.authenticate(header === '' ? undefined : header) };
+  } catch (error) {
+    if (!(error instanceof CredentialsRejected)) throw error;
+    return { problem: error.message };
+  }
 }
 
 /**
@@ -122,12 +131,20 @@ function queryToken(ctx: Context): string {
 
 /** Throw 401 unless the caller's credentials carry `scope`. */
 export function authorize(ctx: Context, scope: TokenScope): Principal {
-  const principal = ctx.state.principal as Principal | undefined;
-  const problem = ctx.state.credentialProblem as string | undefined;
-  if (problem !== undefined) throw unauthorized(problem);
-  if (!principal) throw unauthorized(`credentials with the ${scope} scope are required`);
-  if (!principal.scopes.has(scope)) throw unauthorized(`the credentials lack the ${scope} scope`);
-  return principal;
+  const principal = ctx.state.principal;
+  const problem = ctx.state.credentialProblem;
+  const refusal = scopeRefusal(problem === undefined ? { principal } : { problem }, scope);
+  if (refusal !== undefined) throw unauthorized(refusal);
+  return principal!;
+}
+
+/** Why these credentials may not do what needs `scope` (the 401's message); undefined when they may. */
+export function scopeRefusal(credentials: Credentials, scope: TokenScope): string | undefined {
+  const { principal, problem } = credentials;
+  if (problem !== undefined) return problem;
+  if (!principal) return `credentials with the ${scope} scope are required`;
+  if (!principal.scopes.has(scope)) return `the credentials lack the ${scope} scope`;
+  return undefined;
 }
 
 /** The scope a REST method needs. */

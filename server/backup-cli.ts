@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dialectFor } from './storage/database.js';
+import { dialectFor } from './storage/dialects/index.js';
 
 const USAGE = `usage: npm run backup -- <file> [--force]
 
@@ -45,7 +45,7 @@ const url = process.env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
 const started = performance.now();
 try {
   const dialect = dialectFor(url);
-  if (dialect.name === 'sqlite' && !existsSync(url.replace(/^sqlite:(\/\/)?/, ''))) fail(`there is no database at ${url}`, 1);
+  if (!dialect.backup.exists()) fail(`there is no database at ${url}`, 1);
   const result = await dialect.backup.copy(destination);
   console.log(`backup written to ${result.file}: ${result.bytes} bytes in ${Math.round(performance.now() - started)} ms`);
   console.log(`to restore: ${result.restore}`);

@@ -1,12 +1,17 @@
 /**
  * The cluster primary of `--workers N`: it prepares the database once, forks N workers that
  * share one listening port (node:cluster), replaces workers that die, and stops them all
- * gracefully on SIGTERM or SIGINT. It serves no requests itself and holds no database pool.
+ * gracefully on SIGTERM or SIGINT. It serves no requests itself and holds no database pool; once
+ * the workers listen it checks the stored data against the generated schemas on a connection of
+ * its own (server/schema-check/at-start.ts), once for the whole cluster.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { answerMetrics, clusterAggregator } from './metrics/cluster.js';
+import { kinds } from '../generated/rest/kinds.js';
+import { registerKind } from './federation/register-kind.js';
+import { startOwnStoredDataCheck } from './schema-check/at-start.js';
 import { listeningFields, type StartFacts } from './serve.js';
 
 /** Workers dying this often mean they cannot run at all: give up instead of forking forever. */
@@ -21,6 +26,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
   let announced = false;
   let stopping = false;
   let exitCode = 0;
+  let stopCheck = (): void => undefined;
 
   // Ours rather than cluster.workers, which may keep a worker past its 'exit' event.
   const workers = new Map<number, Worker>();
@@ -49,6 +55,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
     stopping = true;
     exitCode = code;
     logger.info({ reason, workers: workers.size }, 'shutting down: stopping every worker');
+    stopCheck();
     if (workers.size === 0) return finish();
     // Workers stop on SIGTERM like a single server: finish requests in flight, close, exit 0.
     for (const worker of alive()) worker.process.kill('SIGTERM');
@@ -66,6 +73,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
       announced = true;
       // With PORT=0 every worker gets the same port: the primary holds the one listening socket.
       logger.info({ ...listeningFields(config, address.port, facts), workers: config.workers }, 'listening');
+      stopCheck = startOwnStoredDataCheck(config.databaseUrl, [...kinds, registerKind], logger);
     }
   });
 

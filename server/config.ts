@@ -2,6 +2,7 @@
  * Configuration from the environment. Every setting has a default that runs the service on one
  * machine with SQLite; each is documented in the README's configuration table.
  */
+import { DATABASE_URL_FORMS, engineOf } from './storage/dialects/urls.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes (413 above). */
@@ -203,8 +204,8 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'expected sqlite:<file> or postgres://user@host:port/database');
+  if (!engineOf(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', `expected ${DATABASE_URL_FORMS}`);
   }
   const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000);
   return {

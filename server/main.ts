@@ -15,7 +15,7 @@ import { TokenConfigError } from './tokens.js';
 import { version } from './version.js';
 import { runWorker } from './worker.js';
 
-const USAGE = `usage: npm start [-- --workers N | --version | --help]
+const USAGE = `usage: npm start [-- --workers N | --check-data [--json] | --version | --help]
 
 Serves the REST topology service and the SOAP catalog (default http://127.0.0.1:8080, on the
 SQLite file data/topocat.sqlite). Settings come from the environment; the main ones:
@@ -28,11 +28,20 @@ SQLite file data/topocat.sqlite). Settings come from the environment; the main o
   LOG_LEVEL              fatal, error, warn, info, debug, trace or silent
 
   --workers N            N server processes sharing the port (also WORKERS)
+  --check-data           list the stored resources the generated schemas no longer accept, and
+                         exit (npm run check-data -- --help)
   --version              the version, e.g. topocat 0.1.0
   --help                 this text
 
 Every setting and its default: README.md, "Configuration".`;
 
+if (process.argv.includes('--check-data')) {
+  const { runCheckData } = await import('./schema-check/cli.js');
+  const code = await runCheckData(process.argv.slice(2));
+  // Every line handed to stdout is written before the process ends.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(USAGE);
   process.exit(0);

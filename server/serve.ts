@@ -31,8 +31,8 @@ import { CurrentCache } from './storage/current-cache.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
 import { StartLock } from './storage/start-lock.js';
-import { OwnAddresses } from './rest/addresses.js';
-import { Representations } from './rest/representation.js';
+import { OwnAddresses } from './wire/addresses.js';
+import { Representations } from './wire/representation.js';
 import { dataPublication } from './measurements/kind.js';
 import { keepPruning } from './measurements/pruning.js';
 import { startSubscriptions, type Subscriptions } from './subscriptions/service.js';
@@ -40,7 +40,8 @@ import { loadTokens } from './tokens.js';
 import { workerScrape } from './metrics/cluster.js';
 import { Metrics } from './metrics/metrics.js';
 import { lookAlikes } from './settings.js';
-import { describeDatabase } from './storage/database-identity.js';
+import { describeDatabase } from './storage/dialects/urls.js';
+import { startStoredDataCheck } from './schema-check/at-start.js';
 import { version } from './version.js';
 
 /** `single`: the only process. `worker`: one of several; its primary prepared the database. */
@@ -158,14 +159,14 @@ function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void 
 }
 
 /**
- * The read cache of this process (see CurrentCache): on SQLite, kept by the only process writing
- * its file, and by cluster workers while nobody commits; none on PostgreSQL or with
- * READ_CACHE_MB=0.
+ * The read cache of this process (see CurrentCache): kept by a process that is its database's
+ * only writer (Connections.aloneMeansSoleWriter: SQLite), and by cluster workers while nobody
+ * commits (where KeyReader.commits can tell); none on PostgreSQL or with READ_CACHE_MB=0.
  */
 function readCache(database: Database, config: Config, role: Role): CurrentCache | undefined {
   const budget = config.readCacheMb * 1024 * 1024;
-  if (database.dialect.name !== 'sqlite' || budget === 0) return undefined;
-  if (role === 'single') return new CurrentCache(budget);
+  if (budget === 0) return undefined;
+  if (role === 'single') return database.dialect.connections.aloneMeansSoleWriter ? new CurrentCache(budget) : undefined;
   const keys = database.keys;
   return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
 }
@@ -262,9 +263,13 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       : async () => {};
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };
+  /** A cluster's primary checks the stored data (server/cluster.ts); a single server, here. */
+  let stopCheck = (): void => undefined;
   if (role === 'single') {
     warnAboutSettings(config, logger, authenticator, definitions);
     logger.info(listeningFields(config, address.port, facts), 'listening');
+    // After the listening line: the service answers while it runs.
+    stopCheck = startStoredDataCheck(database, [...kinds, registerKind], logger);
   } else {
     // Not 'listening': that line is the primary's, once every worker listens.
     logger.info({ port: address.port }, 'worker listening');
@@ -274,6 +279,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
+    stopCheck();
     const force = setTimeout(() => {
       logger.warn('shutdown timeout: closing remaining connections');
       server.closeAllConnections();

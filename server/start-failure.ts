@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { describeDatabase } from './storage/database-identity.js';
+import { describeDatabase } from './storage/dialects/urls.js';
 import { NewerDatabase } from './storage/migrations.js';
 import { StartLockTimeout } from './storage/start-lock.js';
 

@@ -1,9 +1,9 @@
 /**
- * `npm run dev`: the development loop. The generator watches schemas/, wsdl/ and the templates
- * and regenerates generated/; `tsc --watch` rebuilds dist/ whenever a source or a generated file
- * changes; after every build without errors the server restarts on the new dist/. A build with
- * errors prints them and keeps the running server. Ctrl-C or SIGTERM stops everything, the server
- * gracefully, before this process exits.
+ * `npm run dev`: the development loop. The generator watches schemas/, wsdl/, the templates and
+ * the runtime modules and regenerates generated/; `tsc --watch` rebuilds dist/ whenever a source
+ * or a generated file changes; after every build without errors the server restarts on the new
+ * dist/. A build with errors prints them and keeps the running server. Ctrl-C or SIGTERM stops
+ * everything, the server gracefully, before this process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

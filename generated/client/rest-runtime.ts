@@ -442,6 +442,24 @@ export interface WriteOptions {
   readonly ifMatch?: string | undefined;
 }
 
+/** An instance a federated answer lacks, and why (`unreachable`, `no answer within N ms`, `status N`). */
+export interface PartialInstance {
+  readonly instance: string;
+  readonly reason: string;
+}
+
+/** A federated list (`Collection.federated`): the merged elements, and the instances that are missing from it. */
+export interface Federated<T> {
+  readonly items: T[];
+  readonly partial: PartialInstance[];
+}
+
+/** The instances named in a `Federation-Partial` header: `<accessPoint>; reason="…"`, comma-separated. */
+function partialInstances(header: string | null): PartialInstance[] {
+  if (header === null) return [];
+  return [...header.matchAll(/\s*([^;\s]+)\s*;\s*reason="((?:[^"\\]|\\.)*)"\s*(?:,|$)/g)].map(([, instance, reason]) => ({ instance: instance!, reason: reason!.replace(/\\(.)/g, '$1') }));
+}
+
 /** A response's representation with its ETag and Last-Modified. */
 function versioned<T>(response: RawResponse): Versioned<T> {
   const lastModified = response.headers.get('last-modified');
@@ -524,6 +542,20 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   /** The current representation of every live resource that matches the query. */
   async list(query?: QueryInput<F>): Promise<T[]> {
     return (await this.http.request('GET', `/${this.name}${suffix(toQuery(query))}`)).body as T[];
+  }
+
+  /**
+   * On a lookup (rest-contract §13): the query run on every instance that may hold a match,
+   * their lists merged (`sort`, `skip` and `limit` apply to the merged list; each element as its
+   * instance answered it, its `selfRef` the instance's), with the instances that failed or ran
+   * out of time in `partial` (the `Federation-Partial` header): nothing is silently missing.
+   *
+   *     const { items, partial } = await lookup.nodes.federated((q) => q.where('name', 'n1'));
+   */
+  async federated(query?: QueryInput<F>): Promise<Federated<T>> {
+    const text = [toQuery(query).toString(), 'federate=true'].filter((p) => p !== '').join('&');
+    const response = await this.http.request('GET', `/${this.name}?${text}`);
+    return { items: response.body as T[], partial: partialInstances(response.headers.get('federation-partial')) };
   }
 
   /** The newest representation, or the one with timestamp `ts`. */

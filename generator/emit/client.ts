@@ -1,6 +1,6 @@
 import type { FieldType, Model } from '../model/model.js';
 import { pascal } from '../model/rest.js';
-import { errorTypes } from './errors.js';
+import { errorTypes } from './contract.js';
 import { camel, tsHeader, type GeneratedFile } from './output.js';
 import { render } from './templates.js';
 

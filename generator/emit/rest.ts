@@ -1,6 +1,7 @@
 import type { Kind, Model } from '../model/model.js';
 import { draft04Document } from './draft04.js';
 import { camel, jsonText, tsHeader, type GeneratedFile } from './output.js';
+import { runtimeModule } from './runtime.js';
 import { render } from './templates.js';
 
 /** Variable name of a kind's descriptor, e.g. `nodeKind`. */
@@ -28,7 +29,7 @@ export function emitRest(model: Model): GeneratedFile[] {
   }));
 
   const files: GeneratedFile[] = [
-    { path: 'rest/handler.ts', content: render('rest-handler.ts', { header: tsHeader(['generator/templates/rest-handler.ts.hbs']) }) },
+    { path: 'rest/handler.ts', content: runtimeModule('rest-handler') },
     { path: 'rest/kinds.ts', content: render('rest-kinds.ts', { header: tsHeader(allSources), schemaBase: model.schemaBase, kinds }) },
     { path: 'rest/routes/index.ts', content: render('rest-routes-index.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
     { path: 'rest/schemas.ts', content: schemasModule(model) },

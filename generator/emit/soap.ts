@@ -4,6 +4,7 @@ import { tsHeader, type GeneratedFile } from './output.js';
 import { emitSoapCodecs } from './soap-codecs/index.js';
 import { pascalName } from './soap-shape.js';
 import { emitSoapTypes } from './soap-types.js';
+import { runtimeModule } from './runtime.js';
 import { render } from './templates.js';
 
 /** The SOAP operations of the model with the names their generated code uses. */
@@ -39,7 +40,7 @@ export function emitSoap(model: Model): GeneratedFile[] {
   if (!service) return [];
   const elements = messageElements(model);
   return [
-    { path: 'soap/runtime.ts', content: render('soap-runtime.ts', { header: tsHeader(['generator/templates/soap-runtime.ts.hbs']) }) },
+    { path: 'soap/runtime.ts', content: runtimeModule('soap-runtime') },
     emitSoapTypes(service, elements),
     emitSoapCodecs(service, elements),
     {

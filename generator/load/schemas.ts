@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GeneratorError } from '../errors.js';
 import { PROJECT_KEYWORDS } from '../keywords.js';
+import { SERVER_PATHS } from '../model/http.js';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -23,8 +24,8 @@ export interface SchemaDocument {
 }
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
-/** Paths the server answers itself; a collection may not shadow them. */
-const RESERVED_COLLECTIONS = new Set(['schema', 'health', 'openapi.json', 'catalog', 'about', 'docs']);
+/** Paths the server answers itself (the HTTP contract table); a collection may not shadow them. */
+const RESERVED_COLLECTIONS = new Set(SERVER_PATHS.map((p) => p.segment));
 
 /**
  * Load phase: read every `*.json` in the schema directory, check it is a 2020-12 schema with a

@@ -1,10 +1,75 @@
 /**
- * The error answers of the HTTP interface, in one table: every status the server answers with
- * the error body, the exception class the REST client raises for it, and the shape of the body.
- * The OpenAPI description, the server's error module (generated/rest/errors.ts) and the client
- * runtime are all generated from it.
+ * The HTTP contract, in one table: the media types, the paths the server answers itself (which
+ * no collection may take), the statuses of each REST action, every status the server answers
+ * with the error body, the exception class the REST client raises for it, and the shape of the
+ * body. The OpenAPI description, the generator's collection-name check, the server's contract
+ * module (generated/rest/contract.ts, read by the server and the UNIS socket) and the client
+ * runtime are all made from it.
  */
 import type { JsonSchema } from '../load/schemas.js';
+import type { RestAction } from './model.js';
+
+/** The media types of the interface. */
+export const MEDIA_TYPES = {
+  topology: 'application/topology+json',
+  json: 'application/json',
+  perfsonar: 'application/perfsonar+json',
+  mergePatch: 'application/merge-patch+json',
+  eventStream: 'text/event-stream',
+} as const;
+
+/** The types a resource is written and answered in; UNIS clients use perfsonar+json. */
+export const RESOURCE_MEDIA_TYPES: readonly string[] = [MEDIA_TYPES.topology, MEDIA_TYPES.json, MEDIA_TYPES.perfsonar];
+
+export interface ServerPath {
+  /** The first segment of the path. */
+  readonly segment: string;
+  readonly meaning: string;
+}
+
+/** The top-level paths the server answers itself; no collection may be named as one. */
+export const SERVER_PATHS: readonly ServerPath[] = [
+  { segment: 'about', meaning: "UNIS's description of the instance" },
+  { segment: 'catalog', meaning: 'the SOAP catalog (its default path)' },
+  { segment: 'data', meaning: "the measurement store's points" },
+  { segment: 'docs', meaning: 'the reference page' },
+  { segment: 'events', meaning: "the measurement store's series" },
+  { segment: 'health', meaning: 'liveness and the database' },
+  { segment: 'metrics', meaning: 'Prometheus metrics' },
+  { segment: 'openapi.json', meaning: 'the OpenAPI description' },
+  { segment: 'register', meaning: "UNIS's registrations (federation)" },
+  { segment: 'schema', meaning: 'the JSON Schemas (the default schema base)' },
+  { segment: 'ui', meaning: 'the browser interface' },
+];
+
+/** What each REST action answers: its status on success and the error statuses it may answer besides ALWAYS. */
+export interface ActionStatuses {
+  readonly success: number;
+  readonly errors: readonly number[];
+}
+
+/** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
+export const ALWAYS: readonly number[] = [401, 500, 503];
+
+export const ACTION_STATUSES: Readonly<Record<RestAction, ActionStatuses>> = {
+  create: { success: 201, errors: [400, 406, 409, 412, 413, 415] },
+  list: { success: 200, errors: [400, 406] },
+  read: { success: 200, errors: [400, 404, 406] },
+  replace: { success: 201, errors: [400, 404, 406, 409, 412, 413, 415] },
+  patch: { success: 200, errors: [400, 404, 406, 412, 413, 415] },
+  remove: { success: 204, errors: [400, 404, 412] },
+};
+
+/** The contract besides the error answers, as the model carries it. */
+export interface HttpContract {
+  readonly media: typeof MEDIA_TYPES;
+  readonly resourceMedia: readonly string[];
+  readonly serverPaths: readonly ServerPath[];
+  readonly actions: Readonly<Record<RestAction, ActionStatuses>>;
+  readonly always: readonly number[];
+}
+
+export const HTTP_CONTRACT: HttpContract = { media: MEDIA_TYPES, resourceMedia: RESOURCE_MEDIA_TYPES, serverPaths: SERVER_PATHS, actions: ACTION_STATUSES, always: ALWAYS };
 
 export interface ErrorStatus {
   readonly status: number;

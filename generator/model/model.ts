@@ -9,7 +9,7 @@
 
 import type { ProjectInfo } from '../load/project.js';
 import type { JsonSchema, SchemaDocument } from '../load/schemas.js';
-import type { ErrorStatus } from './http.js';
+import type { ErrorStatus, HttpContract } from './http.js';
 import type { References } from './refs.js';
 import type { SoapService } from './xml.js';
 
@@ -96,6 +96,8 @@ export interface RestModel {
   readonly operations: readonly Operation[];
   /** The error answers of the HTTP interface: statuses, client exception classes, body shape. */
   readonly errors: { readonly statuses: readonly ErrorStatus[]; readonly body: JsonSchema };
+  /** The rest of the HTTP contract: media types, the server's own paths, each action's statuses. */
+  readonly http: HttpContract;
 }
 
 export interface Model extends RestModel {

@@ -1,7 +1,7 @@
 import { collectEmbeds } from './embeds.js';
 import { collectFields } from './fields.js';
 import type { Kind, Operation, RestModel, SchemaDocument } from './model.js';
-import { ERROR_BODY, ERROR_STATUSES } from './http.js';
+import { ERROR_BODY, ERROR_STATUSES, HTTP_CONTRACT } from './http.js';
 import { References } from './refs.js';
 
 /**
@@ -34,6 +34,7 @@ export function buildRestModel(documents: readonly SchemaDocument[]): RestModel 
     kinds,
     operations: kinds.flatMap(restOperations),
     errors: { statuses: ERROR_STATUSES, body: ERROR_BODY },
+    http: HTTP_CONTRACT,
   };
 }
 

@@ -1,87 +1,84 @@
+import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
-import type { SortKey } from '../query/syntax.js';
+import { responseType } from '../wire/media.js';
+import { streamArray } from '../rest/respond.js';
+import { type InstanceFailure, InstanceList } from './instance-list.js';
+import { mergeLists } from './merge.js';
+import { keyOrder } from './order.js';
 
 export interface FederateOptions {
-  /** Time each instance has to answer (FEDERATE_TIMEOUT_MS). */
+  /** Time each instance has for its answer to start, and then for each read (FEDERATE_TIMEOUT_MS). */
   readonly timeoutMs: number;
   readonly maxParameters: number;
 }
 
-/** What one instance gave: its list, or why there is none. */
-type Outcome = { readonly instance: string; readonly items: unknown[] } | { readonly instance: string; readonly failure: string };
-
 /** The parameters passed on to each instance: all but `federate`, and `skip`/`limit`, which apply to the merged list. */
-function passedOn(querystring: string, limit: number | undefined, skip: number | undefined): string {
+export function passedOn(querystring: string, limit: number | undefined, skip: number | undefined): string {
   const kept = querystring.split('&').filter((pair) => pair !== '' && !/^(federate|limit|skip)(=|$)/i.test(pair));
   // Each instance needs at most skip + limit of its own (sorted) list for the merged page.
   if (limit !== undefined) kept.push(`limit=${(skip ?? 0) + limit}`);
   return kept.join('&');
 }
 
-async function askInstance(instance: string, path: string, timeoutMs: number): Promise<Outcome> {
-  try {
-    const answer = await fetch(`${instance}${path}`, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    if (!answer.ok) {
-      await answer.arrayBuffer();
-      return { instance, failure: `status ${answer.status}` };
+/** The headers sent to an instance: JSON, and the caller's credentials, which the instance checks as its own. */
+function instanceHeaders(ctx: Context): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const authorization = ctx.get('authorization');
+  if (authorization !== '') headers.Authorization = authorization;
+  return headers;
+}
+
+/** Skip the first `skip` of `items`, then end after `limit`. */
+async function* page(items: AsyncGenerator<string>, skip: number, limit: number | undefined): AsyncGenerator<string> {
+  if (limit === 0) return;
+  let skipped = 0;
+  let given = 0;
+  for await (const item of items) {
+    if (skipped < skip) {
+      skipped++;
+      continue;
     }
-    const body = (await answer.json()) as unknown;
-    return Array.isArray(body) ? { instance, items: body } : { instance, failure: 'not a list' };
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    return { instance, failure: name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'unreachable' };
+    yield item;
+    if (limit !== undefined && ++given >= limit) return;
   }
 }
 
-function valueAt(item: unknown, field: readonly string[]): unknown {
-  let value = item;
-  for (const segment of field) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
-  return value;
-}
-
-/** Absent values last, numbers before strings, each in its own order. */
-function compare(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return 1;
-  if (b === undefined || b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'number') return -1;
-  if (typeof b === 'number') return 1;
-  const [x, y] = [String(a), String(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function byKeys(sort: readonly SortKey[]): (a: unknown, b: unknown) => number {
-  return (a, b) => {
-    for (const key of sort) {
-      const order = compare(valueAt(a, key.field), valueAt(b, key.field));
-      if (order !== 0) return key.descending ? -order : order;
-    }
-    return 0;
-  };
-}
-
 /**
- * `federate=true` on a lookup (rest-contract §13): the query run on each instance the redirect
- * names, concurrently, each within the time budget; the lists merged (`sort` over the merged
- * list, then `skip` and `limit`), every element as its instance answered it. The instances that
- * failed or ran out of time are named in `Federation-Partial` (`<accessPoint>; reason="…"`).
- * The lookup only ever asks accessPoints of registrations it stored (http or https).
+ * `federate=true` on a lookup (rest-contract §13, docs/federation.md): the query run on each
+ * instance the redirect names, concurrently, each asked for at most `skip + limit` of its own
+ * sorted list and read as a stream; the lists merged k-way in their common order (the sort
+ * keys, then `ts` and `id`), `skip` and `limit` applied to the merged list, and written out as
+ * it goes, every element as its instance answered it. Memory holds one chunk per instance.
+ *
+ * `Federation-Partial` is decided at the first byte: the merge cannot start before every
+ * instance has given its first element, ended, failed or run out of time, so every instance
+ * that fails before the answer starts is named there. One that fails after (its list breaks
+ * off, or a read waits past the budget) cannot be named in a header any more: the answer is
+ * then cut off without its closing `]` (the connection is reset), so a client sees an error,
+ * never a list silently missing elements.
  */
 export function federate(options: FederateOptions) {
   return async (ctx: Context, kind: KindDescriptor, instances: readonly string[]): Promise<void> => {
     const query = parseQuery(ctx.querystring, options.maxParameters);
+    const type = responseType(ctx);
     const path = `/${kind.collection}?${passedOn(ctx.querystring, query.limit, query.skip)}`;
-    const outcomes = await Promise.all(instances.map((instance) => askInstance(instance, path, options.timeoutMs)));
-    const failed = outcomes.filter((o): o is Extract<Outcome, { failure: string }> => 'failure' in o);
-    let merged = outcomes.flatMap((o) => ('items' in o ? o.items : []));
-    if (query.sort.length > 0) merged.sort(byKeys(query.sort));
-    const skip = query.skip ?? 0;
-    merged = merged.slice(skip, query.limit === undefined ? undefined : skip + query.limit);
-    if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.failure}"`).join(', '));
-    ctx.type = 'application/json';
-    ctx.body = merged;
+    const headers = instanceHeaders(ctx);
+    const lists = instances.map((instance) => new InstanceList({ instance, path, headers, timeoutMs: options.timeoutMs, sort: query.sort }));
+    const outcomes = await Promise.allSettled(lists.map((list) => list.open()));
+    const failed: InstanceFailure[] = [];
+    outcomes.forEach((outcome) => {
+      if (outcome.status === 'rejected') failed.push(outcome.reason as InstanceFailure);
+    });
+    const answering = lists.filter((_, i) => outcomes[i]!.status === 'fulfilled');
+    // `limit=0` asks nothing of the lists (a generator never started runs no `finally`).
+    if (query.limit === 0) for (const list of answering) list.cancel();
+    const merged = page(mergeLists(answering, keyOrder(query.sort)), query.skip ?? 0, query.limit);
+    await streamArray(ctx as RouterContext, merged, (text) => text, () => {
+      ctx.status = 200;
+      ctx.set('Content-Type', `${type}; charset=utf-8`);
+      if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.reason}"`).join(', '));
+    });
   };
 }

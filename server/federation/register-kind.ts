@@ -11,6 +11,11 @@ export const REGISTER = 'register';
 export interface KeyedKind extends KindDescriptor {
   /** Set the item's id (and normalise its key) before it is checked; an item without a usable key is left for validation to refuse. */
   assignKey(item: unknown): void;
+  /**
+   * For a PUT or PATCH of `id`: normalise the item's key and return the issue when the id it
+   * derives is not `id` (an item without a usable key is left for validation to refuse).
+   */
+  keyIssue(item: unknown, id: string): ValidationIssue | undefined;
   /** The scope a POST needs (with tokens configured). */
   readonly createScope: TokenScope;
 }
@@ -75,6 +80,15 @@ export const registerKind: KeyedKind = {
     if (accessPoint === undefined) return;
     body.accessPoint = accessPoint;
     body.id = registrationId(accessPoint);
+  },
+  keyIssue(item, id) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const body = item as Record<string, unknown>;
+    const accessPoint = normalAccessPoint(body.accessPoint);
+    if (accessPoint === undefined) return undefined;
+    body.accessPoint = accessPoint;
+    // The id is the accessPoint's digest: another accessPoint is another registration (POST it).
+    return registrationId(accessPoint) === id ? undefined : { path: '/accessPoint', message: `must be the accessPoint registration ${id} is keyed by; another accessPoint is another registration` };
   },
   validate(value) {
     const issues: ValidationIssue[] = [];

@@ -1,9 +1,9 @@
 /**
  * The one error shape of the HTTP interface: `{ "error": { "status", "message", "details"?,
  * "requestId"? } }`. The shape and the statuses come from the generator's error table
- * (generated/rest/errors.ts), as do the OpenAPI description's and the client's.
+ * (generated/rest/contract.ts), as do the OpenAPI description's and the client's.
  */
-import { ERROR_STATUSES, type ErrorBody, type ErrorDetail, type ErrorStatus } from '../../generated/rest/errors.js';
+import { ERROR_STATUSES, type ErrorBody, type ErrorDetail, type ErrorStatus } from '../../generated/rest/contract.js';
 
 export type { ErrorBody, ErrorDetail, ErrorStatus };
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { accessLine } from './access-line.js';
+import { accessLine, type Access } from './access-line.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -43,22 +43,52 @@ export function requestContext(logger: Logger, metrics?: Metrics): Middleware {
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     ctx.res.once('close', () => {
-      const status = closedStatus(ctx.res, ctx.status);
-      // A client's mistake is found from the log alone: the query it sent and what was wrong.
-      const mistake = status >= 400 && status < 500 && status !== 499;
-      access({
-        requestId,
-        method: ctx.method,
-        path: shorten(ctx.path),
-        status,
-        query: mistake && ctx.querystring !== '' ? loggedQuery(ctx.querystring) : undefined,
-        reason: mistake && typeof ctx.state.reason === 'string' ? shorten(ctx.state.reason) : undefined,
-        operation: typeof ctx.state.operation === 'string' && ctx.state.operation !== '' ? ctx.state.operation : undefined,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        // The router's template (`/nodes/:id`); a path no route matched is counted as one.
-        route: typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched',
-      });
+      access(
+        closedAccess(ctx.res, started, {
+          requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          querystring: ctx.querystring,
+          reason: ctx.state.reason,
+          operation: ctx.state.operation,
+          // The router's template (`/nodes/:id`); a path no route matched is counted as one.
+          route: typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched',
+        }),
+      );
     });
     await next();
+  };
+}
+
+/** What a request's access line is made from once its response closed. */
+export interface Answered {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  /** The status answered (499 in the line when the response was cut). */
+  readonly status: number;
+  readonly route: string;
+  readonly querystring?: string;
+  readonly reason?: unknown;
+  readonly operation?: unknown;
+}
+
+/** The access line of a closed response, as Koa's path (requestContext) and the fast read path (rest/operations/hot-read.ts) write it. */
+export function closedAccess(res: ServerResponse, started: number, answered: Answered): Access {
+  const status = closedStatus(res, answered.status);
+  const { querystring, reason, operation } = answered;
+  // A client's mistake is found from the log alone: the query it sent and what was wrong.
+  const mistake = status >= 400 && status < 500 && status !== 499;
+  return {
+    requestId: answered.requestId,
+    method: answered.method,
+    path: shorten(answered.path),
+    status,
+    query: mistake && querystring !== undefined && querystring !== '' ? loggedQuery(querystring) : undefined,
+    reason: mistake && typeof reason === 'string' ? shorten(reason) : undefined,
+    operation: typeof operation === 'string' && operation !== '' ? operation : undefined,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+    route: answered.route,
   };
 }

@@ -1,7 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { Limits } from '../config.js';
 import { notFound } from '../http/errors.js';
-import type { Representations } from '../rest/representation.js';
+import type { Representations } from '../wire/representation.js';
 import type { MeasurementStore, Series } from '../storage/measurements/store.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { EventStreamOptions } from '../subscriptions/event-stream.js';

@@ -1,10 +1,10 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
 import { authorize } from '../auth.js';
 import { badRequest, notFound, type ErrorDetail } from '../http/errors.js';
-import { readJsonBody } from '../rest/body.js';
+import { readJsonBody } from '../wire/body.js';
 import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
-import { contentTypeHeader, requestProfile, responseType } from '../rest/media.js';
+import { contentTypeHeader, requestProfile, responseType } from '../wire/media.js';
 import { malformedQuery, requireObject } from '../rest/request.js';
 import type { Series } from '../storage/measurements/store.js';
 import { dataAddress, pathSeries, plausibleMid, type MeasurementContext } from './context.js';

@@ -2,7 +2,7 @@ import { v7 as timeOrderedId } from 'uuid';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { clientTs } from './request.js';
-import { defineMember, type Representations } from './representation.js';
+import { defineMember, type Representations } from '../wire/representation.js';
 
 /** One resource a POST stores: the posted item itself, or a resource embedded in it. */
 export interface PlannedResource {

@@ -1,7 +1,7 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { QueryError } from '../query/errors.js';
 import type { Condition, ParsedQuery, Term } from '../query/syntax.js';
-import type { Representations } from './representation.js';
+import type { Representations } from '../wire/representation.js';
 
 /** A term about a derived member: always true, never true, or a term the database can answer. */
 type Resolved = true | false | Term;

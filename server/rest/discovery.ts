@@ -11,7 +11,7 @@ import type { ResourceStore } from '../storage/resource-store.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
 import { mountUi } from './ui.js';
-import type { Representations } from './representation.js';
+import type { Representations } from '../wire/representation.js';
 
 export interface DiscoveryOptions {
   readonly kinds: readonly KindDescriptor[];

@@ -1,5 +1,5 @@
 import type { ResourceStore } from '../storage/resource-store.js';
-import { defineMember, type Representations } from './representation.js';
+import { defineMember, type Representations } from '../wire/representation.js';
 
 /** Most distinct resources one answer expands; references past it stay references. */
 const MAX_INLINED = 10_000;

@@ -1,7 +1,7 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { targetOf } from '../query/typing.js';
 import type { ResourceStore, Selection } from '../storage/resource-store.js';
-import type { Representations } from './representation.js';
+import type { Representations } from '../wire/representation.js';
 
 /** The collection whose files `inline` completes, and the one their extents live in. */
 export const FILES = 'exnodes';

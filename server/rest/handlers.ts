@@ -13,7 +13,7 @@ import { patch } from './operations/patch.js';
 import { read } from './operations/read.js';
 import { remove } from './operations/remove.js';
 import { replace } from './operations/replace.js';
-import type { Representations } from './representation.js';
+import type { Representations } from '../wire/representation.js';
 import { Responder } from './respond.js';
 
 export interface RestDependencies {

@@ -1,4 +1,4 @@
-import { defineMember } from './representation.js';
+import { defineMember } from '../wire/representation.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -8,10 +8,10 @@ import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import type { Selection } from '../storage/resource-store.js';
-import { readJsonBody } from './body.js';
+import { readJsonBody } from '../wire/body.js';
 import { resolveDerived } from './derived-query.js';
-import { requestProfile } from './media.js';
-import type { Representations } from './representation.js';
+import { requestProfile } from '../wire/media.js';
+import type { Representations } from '../wire/representation.js';
 
 /** What every operation reads from the request, with the client's mistakes as HTTP errors. */
 
@@ -55,9 +55,14 @@ export function pastNotFollowed(query: ParsedQuery): void {
  */
 export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
   const id = ctx.params.id!;
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  if (/[\u0000-\u001f\u007f]/.test(id)) throw notFound(`no ${kind.name} with that id`);
+  if (!possibleId(id)) throw notFound(`no ${kind.name} with that id`);
   return id;
+}
+
+/** Whether a decoded path id may name a stored resource (pathId; the fast path, operations/hot-read.ts). */
+export function possibleId(id: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
+  return !/[\u0000-\u001f\u007f]/.test(id);
 }
 
 export function requireObject(value: unknown, what: string): Record<string, unknown> {

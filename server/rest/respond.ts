@@ -5,11 +5,11 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import type { ChangeEntry, Representation, ResourceStore, Selection } from '../storage/resource-store.js';
-import { etagFor, isNotModified, lastModified } from './conditional.js';
+import { etagFor, isNotModified, lastModified } from '../wire/conditional.js';
 import { Expander } from './expand.js';
 import { ExtentsOfFiles } from './extents.js';
-import { contentTypeHeader } from './media.js';
-import type { Representations } from './representation.js';
+import { contentTypeHeader } from '../wire/media.js';
+import type { Representations } from '../wire/representation.js';
 
 /** Bytes gathered before a list response writes to the socket. */
 const LIST_CHUNK = 64 * 1024;
@@ -71,13 +71,14 @@ export class Responder {
     // with its extents, also depends on other resources, so its tag covers its bytes.
     const variant = presentation.expander || presentation.extents ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? fields.map((f) => f.join('.')).join(',') : undefined;
     const etag = etagFor(representation.ts, variant);
-    ctx.set('ETag', etag);
-    ctx.set('Last-Modified', lastModified(representation.ts));
+    const headers = oneHeaders(etag, representation.ts, this.representations.contentType(presentation.kind, presentation.type));
+    // ETag and Last-Modified go with a 304 too; Koa drops its Content-Type (an empty status has no body).
+    for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
     if (status === 200 && (ctx.method === 'GET' || ctx.method === 'HEAD') && isNotModified(ctx, etag, representation.ts)) {
       ctx.status = 304;
       return;
     }
-    this.head(ctx, presentation, status);
+    ctx.status = status;
     ctx.body = body;
   }
 
@@ -126,21 +127,19 @@ export class Responder {
     await streamArray(ctx, rows, (r) => this.text(presentation, r), () => this.head(ctx, presentation, 200));
   }
 
-  private head(ctx: RouterContext, presentation: Presentation, status: number): void {
-    ctx.set('Content-Type', this.contentType(presentation));
+  private head(ctx: RouterContext, { kind, type }: Presentation, status: number): void {
+    ctx.set('Content-Type', this.representations.contentType(kind, type));
     ctx.status = status;
   }
+}
 
-  /** `Content-Type` values by kind and media type, made once rather than per answer. */
-  private readonly contentTypes = new Map<KindDescriptor, Map<string, string>>();
-
-  private contentType({ kind, type }: Presentation): string {
-    let byType = this.contentTypes.get(kind);
-    if (!byType) this.contentTypes.set(kind, (byType = new Map()));
-    let value = byType.get(type);
-    if (value === undefined) byType.set(type, (value = contentTypeHeader(type, this.representations.schemaAddress(kind))));
-    return value;
-  }
+/**
+ * The headers of an answer carrying one representation, as name, value, name, value: its
+ * validators and its Content-Type. Responder.one and the fast path (operations/hot-read.ts)
+ * both write these.
+ */
+export function oneHeaders(etag: string, ts: number, contentType: string): string[] {
+  return ['ETag', etag, 'Last-Modified', lastModified(ts), 'Content-Type', contentType];
 }
 
 /**

@@ -154,9 +154,9 @@ export function mountSoapEndpoint(router: Router, options: SoapEndpointOptions):
   const exchange = soapExchange(options);
   router.post(path, async (ctx) => {
     const answer = await exchange(ctx.req, {
-      principal: ctx.state.principal as Principal | undefined,
-      credentialProblem: ctx.state.credentialProblem as string | undefined,
-      requestId: ctx.state.requestId as string,
+      principal: ctx.state.principal,
+      credentialProblem: ctx.state.credentialProblem,
+      requestId: ctx.state.requestId,
     });
     if (answer.operation !== undefined) ctx.state.operation = answer.operation;
     if (answer.challenge) ctx.set('WWW-Authenticate', SOAP_CHALLENGE);

@@ -1,7 +1,6 @@
 import type { Router } from '@koa/router';
 import { Readable } from 'node:stream';
 import type { CatalogServiceOperation } from '../../generated/soap/service.js';
-import type { Principal } from '../auth.js';
 import type { ResultStreamStore } from '../storage/catalog/result-streams.js';
 import { catalogAccess } from './access.js';
 import { SOAP_CHALLENGE } from './endpoint.js';
@@ -32,8 +31,8 @@ export function mountResultRoute(router: Router, { path, store, open, adminDns, 
       operation: (record?.operation ?? 'query') as CatalogServiceOperation,
       headerDn: header === '' ? undefined : header,
       open,
-      principal: ctx.state.principal as Principal | undefined,
-      credentialProblem: ctx.state.credentialProblem as string | undefined,
+      principal: ctx.state.principal,
+      credentialProblem: ctx.state.credentialProblem,
       adminDns,
     });
     if (!access.granted) {

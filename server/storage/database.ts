@@ -1,7 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Dialect, Pools } from './dialect.js';
-import { postgresDialect } from './dialects/postgres/index.js';
-import { sqliteDialect } from './dialects/sqlite/index.js';
+import { dialectFor } from './dialects/index.js';
 import { migrate, verifyMigrated } from './migrations.js';
 import { type StartLock } from './start-lock.js';
 
@@ -28,12 +27,6 @@ export interface DatabaseOptions {
    * the start's own, shared with its later steps; none given, they do not wait.
    */
   readonly startLock?: StartLock;
-}
-
-export function dialectFor(url: string): Dialect {
-  if (url.startsWith('sqlite:')) return sqliteDialect(url);
-  if (/^postgres(ql)?:\/\//.test(url)) return postgresDialect(url);
-  throw new Error(`DATABASE_URL: unsupported database "${url.split(':')[0]}"`);
 }
 
 /**

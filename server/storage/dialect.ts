@@ -80,6 +80,11 @@ export interface BackupResult {
  * that appears under its name only once it is complete.
  */
 export interface Backup {
+  /**
+   * False when there is plainly no database to copy (SQLite: no file at its path); where the
+   * copy itself finds that out (PostgreSQL's pg_dump), true.
+   */
+  exists(): boolean;
   copy(destination: string): Promise<BackupResult>;
 }
 
@@ -254,6 +259,8 @@ export interface ColumnSql {
    * SQLite's default BINARY collation does, whatever the database's locale says.
    */
   byteOrder(expression: string): string;
+  /** The document column `column` without its top-level members `members`. */
+  withoutMembers(column: string, members: readonly string[]): string;
 }
 
 /** Triggers that keep a row count, and how to create and drop them. */
@@ -276,6 +283,11 @@ export interface SchemaSql {
    */
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string;
   dropIndex(name: string): string;
+  /**
+   * What follows `CREATE TABLE name (…)` for a table whose primary key is its only index, so
+   * that its rows are kept in the key's own b-tree where the engine can (SQLite: WITHOUT ROWID).
+   */
+  readonly keyOnlyTable: string;
   /**
    * Triggers that keep the column `column` of table `counters` (rows keyed by `shard`, summed
    * when read) equal to the number of rows of `table`, within every writing transaction.
@@ -354,6 +366,12 @@ export interface StorageGauges {
 }
 
 export interface Connections {
+  /**
+   * True where a server process started alone (no `--workers`) is the only writer of its
+   * database (SQLite: a file belongs to one server or one cluster), so that it may keep what it
+   * read in memory (CurrentCache); false where other servers may share the database (PostgreSQL).
+   */
+  readonly aloneMeansSoleWriter: boolean;
   open(options: PoolOptions): Pools;
 }
 
@@ -368,6 +386,8 @@ export interface Locking {
    * migrations and index changes, which would otherwise collide when several processes start.
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** Part of migration step 0001, after the resource tables: what these locks need stored, and its undoing. */
+  readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
 }
 
 export interface Maintenance {

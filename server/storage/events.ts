@@ -54,7 +54,7 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
         `INSERT INTO ${EVENTS} (event, kind, id, ts, action)
          SELECT ROW_NUMBER() OVER (ORDER BY ts, kind, id), kind, id, ts,
                 CASE WHEN deleted THEN 'DELETE'
-                     WHEN COALESCE(LAG(deleted) OVER (PARTITION BY kind, id ORDER BY ts), ${dialect.name === 'sqlite' ? '1' : 'TRUE'}) THEN 'POST'
+                     WHEN COALESCE(LAG(deleted) OVER (PARTITION BY kind, id ORDER BY ts), TRUE) THEN 'POST'
                      ELSE 'PUT' END
          FROM resource_history`,
       );

@@ -37,16 +37,10 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
           t.primary(['kind', 'id']);
           t.index(['kind', 'ts'], 'resource_current_kind_ts');
         });
-        if (dialect.name === 'sqlite') {
-          await knex.schema.createTable('topocat_write_lock', (t) => {
-            t.integer('id').primary();
-            t.bigInteger('n').notNullable();
-          });
-          await knex('topocat_write_lock').insert({ id: 1, n: 0 });
-        }
+        await dialect.locking.migration.up(knex);
       },
       async down(knex) {
-        await knex.schema.dropTableIfExists('topocat_write_lock');
+        await dialect.locking.migration.down(knex);
         await knex.schema.dropTable('resource_current');
         await knex.schema.dropTable('resource_history');
       },

@@ -309,7 +309,7 @@ export class ResourceStore {
   }
 
   /**
-   * What the hot read asks (http/hot-read.ts): the newest live representation at once where it can
+   * What the hot read asks (rest/operations/hot-read.ts): the newest live representation at once where it can
    * be had without waiting (currentNow), else, where key reads need a round trip and nothing is
    * kept in memory (PostgreSQL), the read itself, which rejects as current() does. Undefined: no
    * such resource, or none to be had without the full path (which then reads and reports).

@@ -41,7 +41,7 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
 
       const found = new Set<string>();
       for (const table of ['resource_history', 'resource_current']) {
-        const [schema, self] = dialect.name === 'sqlite' ? [`json_extract(doc, '$."$schema"')`, `json_extract(doc, '$.selfRef')`] : [`doc->>'$schema'`, `doc->>'selfRef'`];
+        const [schema, self] = ['$schema', 'selfRef'].map((member) => dialect.json.text({ kind: 'column', column: 'doc' }, [member]));
         const rows = (await knex(table).distinct(knex.raw(`${schema} AS schema, ${self} AS self`)).whereNotNull('doc')) as { schema: unknown; self: unknown }[];
         for (const { schema, self } of rows) {
           if (typeof schema === 'string') found.add(JSON.stringify(['schema', schema.replace(/#$/, '').replace(/\/[^/]*$/, '')]));
@@ -49,7 +49,7 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
         }
         await knex(table)
           .whereNotNull('doc')
-          .update({ doc: knex.raw(dialect.name === 'sqlite' ? `json_remove(doc, '$."$schema"', '$.selfRef')` : `doc - '$schema' - 'selfRef'`) });
+          .update({ doc: knex.raw(dialect.columns.withoutMembers('doc', ['$schema', 'selfRef'])) });
       }
       const rows = [...found].map((text) => JSON.parse(text) as [AddressRole, string]).filter(([, base]) => /^https?:\/\/[^/]/.test(base) && base.length <= 1024);
       if (rows.length > 0) await knex(ADDRESSES).insert(rows.map(([role, base]) => ({ role, base })));
@@ -77,6 +77,16 @@ export class ServiceFacts {
   /** Remember that this process writes under these bases (kept for ever). */
   async record(addresses: readonly BaseAddress[]): Promise<void> {
     await this.guard(() => this.db.writer(ADDRESSES).insert(addresses.map((a) => ({ role: a.role, base: a.base }))).onConflict(['role', 'base']).ignore());
+  }
+
+  /** A fact recorded under `name` (a row of topocat_service), or undefined. */
+  async fact(name: string): Promise<string | undefined> {
+    return this.guard(async () => ((await this.db.reader(SERVICE).where({ name }).first('value')) as { value: string } | undefined)?.value);
+  }
+
+  /** Record `value` under `name`, replacing what was there. */
+  async setFact(name: string, value: string): Promise<void> {
+    await this.guard(() => this.db.writer(SERVICE).insert({ name, value }).onConflict('name').merge());
   }
 
   /** Every base any process of this database has written under. */

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
-import type { Admission } from './admission.js';
+import { SubscriberGate, type Refusal } from './gate.js';
 import type { Hub, Published } from './hub.js';
 import { START, upTo, type Position } from '../storage/events.js';
 
@@ -17,11 +17,15 @@ const RETRY_MS = 2_000;
 
 export interface EventStreamOptions {
   readonly hub: Hub;
-  readonly admission: Admission;
-  readonly bufferedBytes: number;
+  readonly gate: SubscriberGate;
   readonly logger: Logger;
   /** The open streams' close functions, for the server's stop. */
   readonly streams: Set<() => void>;
+}
+
+/** A refusal of the gate as this transport's answer. */
+function refused(refusal: Refusal): HttpError {
+  return new HttpError(refusal.status, refusal.message, [], refusal.retryAfter !== undefined ? { 'Retry-After': String(refusal.retryAfter) } : {});
 }
 
 /** Whether the request asks for Server-Sent Events (EventSource sends exactly this Accept). */
@@ -81,17 +85,17 @@ export function followStream(ctx: RouterContext, kind: KindDescriptor, id: strin
  * stream (server/subscriptions/service-stream.ts) one per collection.
  */
 export async function openStream(ctx: RouterContext, targets: readonly StreamTarget[], data: (change: Published) => string, options: EventStreamOptions): Promise<void> {
-  const { hub, admission, bufferedBytes, logger, streams } = options;
+  const { hub, gate, logger, streams } = options;
   const resumeAfter = await lastEventPosition(ctx, hub);
   // What the client has, or what was committed before it asked: never sent. (This process may
   // be behind the one the client last read from.)
   const floor = resumeAfter === undefined ? await hub.now() : upTo(resumeAfter);
-  if (!admission.enter()) throw new HttpError(503, `at most ${admission.limit} subscribers at once`, [], { 'Retry-After': '5' });
 
   const stream = new PassThrough();
+  const unsent = (): number => stream.readableLength + ctx.res.writableLength;
+  const ticket = gate.admit(unsent);
+  if (!ticket.admitted) throw refused(ticket);
   let open = true;
-  const buffered = (): number => stream.readableLength + ctx.res.writableLength;
-  admission.buffers.add(buffered);
   /** Events of the live feed while the log is replayed: written after it, in order. */
   let held: Published[] | undefined = resumeAfter === undefined ? undefined : [];
   let heldBytes = 0;
@@ -102,15 +106,14 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
     streams.delete(close);
     clearInterval(heartbeat);
     for (const subscription of subscriptions) subscription.remove();
-    admission.leave();
-    admission.buffers.delete(buffered);
+    ticket.leave();
     if (reason) logger.warn({ reason, collections: targets.map((t) => t.kind.collection).join(',') }, 'event stream closed');
     stream.end();
   };
   const write = (text: string): void => {
     if (!open) return;
-    if (stream.readableLength + ctx.res.writableLength + text.length > bufferedBytes) {
-      close('the subscriber does not read: unsent events over the limit');
+    if (!ticket.fits(text.length)) {
+      close(SubscriberGate.slow);
       return;
     }
     stream.write(text);
@@ -120,7 +123,7 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
       held.push(change);
       heldBytes += change.data.length;
       // Too much arrives while the missed events are read: the client resumes again from its last id.
-      if (heldBytes > bufferedBytes) close('too many live events while catching up');
+      if (heldBytes > ticket.bufferedBytes) close('too many live events while catching up');
       return;
     }
     write(sseEvent(change, data));
@@ -147,7 +150,7 @@ export async function openStream(ctx: RouterContext, targets: readonly StreamTar
   }
   // After the answer has begun: the missed events flow as the client reads them.
   const replayed = targets.map((target) => ({ ...target, deliver: (change: Published) => write(sseEvent(change, data)) }));
-  const ready = (): Promise<void> => (stream.readableLength + ctx.res.writableLength < bufferedBytes / 2 || !open ? Promise.resolve() : new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve)));
+  const ready = (): Promise<void> => (unsent() < ticket.bufferedBytes / 2 || !open ? Promise.resolve() : new Promise<void>((resolve) => ctx.res.once('drain', resolve).once('close', resolve)));
   hub
     .replay(replayed, resumeAfter, until, ready)
     .then(() => {

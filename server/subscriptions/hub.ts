@@ -2,7 +2,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Logger } from '../log.js';
 import { matches, type Candidate } from '../query/match.js';
 import type { EventCondition } from '../query/tree.js';
-import type { Representations } from '../rest/representation.js';
+import type { Representations } from '../wire/representation.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { ChangeAction, ChangeEvent, Floor, Position } from '../storage/events.js';
 import type { ResourceStore } from '../storage/resource-store.js';

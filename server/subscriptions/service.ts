@@ -3,11 +3,11 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Authenticator } from '../auth.js';
 import type { SubscriptionLimits } from '../config.js';
 import type { Logger } from '../log.js';
-import type { Representations } from '../rest/representation.js';
+import type { Representations } from '../wire/representation.js';
 import { ChangeFeed } from '../storage/change-feed.js';
 import type { Database } from '../storage/database.js';
 import type { ResourceStore } from '../storage/resource-store.js';
-import { Admission } from './admission.js';
+import { SubscriberGate } from './gate.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { Hub, type OutsideCollection } from './hub.js';
 import { attachUnisSockets } from './unis-socket.js';
@@ -40,7 +40,7 @@ export interface Subscriptions {
 /**
  * Publish/subscribe of changes (docs/subscriptions.md) for one process: the change feed over the
  * event log, the hub of subscriptions, UNIS's WebSocket endpoints and the event streams, under
- * one admission limit. Writes of this process poke the feed as they commit.
+ * one admission gate (gate.ts). Writes of this process poke the feed as they commit.
  */
 export async function startSubscriptions(options: SubscriptionOptions): Promise<Subscriptions> {
   const { database, store, representations, kinds, authenticator, limits, logger, outside = [] } = options;
@@ -48,15 +48,15 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
   await feed.start();
   store.onCommitted(() => feed.poke());
   const hub = new Hub(feed, store, representations, kinds, logger, outside);
-  const admission = new Admission(limits.connections);
-  const events: EventStreamOptions = { hub, admission, bufferedBytes: limits.bufferedBytes, logger, streams: new Set() };
+  const gate = new SubscriberGate(limits);
+  const events: EventStreamOptions = { hub, gate, logger, streams: new Set() };
   let sockets: { close(): void } | undefined;
   return {
     events,
     poke: () => feed.poke(),
-    gauges: () => ({ subscribers: admission.count, bufferedBytes: admission.bufferedBytes() }),
+    gauges: () => ({ subscribers: gate.count, bufferedBytes: gate.bufferedBytes() }),
     attach(server) {
-      sockets = attachUnisSockets(server, { hub, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, admission, limits, logger });
+      sockets = attachUnisSockets(server, { hub, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, gate, limits, logger });
     },
     async close() {
       sockets?.close();

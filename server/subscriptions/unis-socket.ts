@@ -1,14 +1,16 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { MEDIA_TYPES } from '../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { CredentialsRejected, type Authenticator } from '../auth.js';
 import type { SubscriptionLimits } from '../config.js';
+import { errorBody, type ErrorStatus } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import { QueryError } from '../query/errors.js';
 import type { EventCondition } from '../query/tree.js';
 import { subscriptionConditions } from '../query/unis-subscription.js';
-import type { Admission } from './admission.js';
+import { SubscriberGate, type Refusal, type Ticket } from './gate.js';
 import { unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
 import type { Floor } from '../storage/events.js';
@@ -24,7 +26,7 @@ export interface UnisSocketOptions {
   readonly hub: Hub;
   readonly kinds: readonly KindDescriptor[];
   readonly authenticator: Authenticator;
-  readonly admission: Admission;
+  readonly gate: SubscriberGate;
   readonly limits: SubscriptionLimits;
   readonly logger: Logger;
 }
@@ -36,15 +38,20 @@ interface Request {
   readonly fields?: unknown;
 }
 
-/** An error frame: the socket stays open. */
-function errorFrame(message: string, path = '', status = 400): string {
-  return JSON.stringify({ error: { status, message, details: [{ path, message }] } });
+/** An error frame (the error body of the contract table): the socket stays open. */
+function errorFrame(message: string, path = '', status: ErrorStatus = 400): string {
+  return JSON.stringify(errorBody(status, message, [{ path, message }], undefined));
 }
 
-/** Refuse an upgrade with an HTTP answer (the socket is no WebSocket yet). */
-function refuse(socket: Duplex, status: number, reason: string, message: string, extra = ''): void {
-  const body = JSON.stringify({ error: { status, message } });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+/** Refuse an upgrade with an HTTP answer carrying the error body (the socket is no WebSocket yet). */
+function refuse(socket: Duplex, status: ErrorStatus, message: string, extra = ''): void {
+  const body = JSON.stringify(errorBody(status, message, [], undefined));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]!}\r\nContent-Type: ${MEDIA_TYPES.json}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+}
+
+/** A refusal of the gate as the upgrade's answer. */
+function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
+  refuse(socket, refusal.status, refusal.message, refusal.retryAfter !== undefined ? `Retry-After: ${refusal.retryAfter}\r\n` : '');
 }
 
 /**
@@ -55,15 +62,10 @@ function refuse(socket: Duplex, status: number, reason: string, message: string,
  * `access_token=` for browsers). A subscriber whose unsent frames pass the limit is closed.
  */
 export function attachUnisSockets(server: Server, options: UnisSocketOptions): { close(): void } {
-  const { hub, authenticator, admission, limits, logger } = options;
+  const { hub, authenticator, gate, limits, logger } = options;
   const kinds = new Map(options.kinds.map((k) => [k.collection, k]));
   // Pings are answered in turn with the subscription messages before them (see Subscriber).
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false, autoPong: false });
-  admission.buffers.add(() => {
-    let bytes = 0;
-    for (const ws of sockets.clients) bytes += ws.bufferedAmount;
-    return bytes;
-  });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void upgrade(req, socket, head).catch((error: unknown) => {
@@ -75,30 +77,33 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const endpoint = ENDPOINT.exec(url.pathname);
-    if (!endpoint) return refuse(socket, 404, 'Not Found', 'no WebSocket endpoint here; subscribe at /subscribe');
+    if (!endpoint) return refuse(socket, 404, 'no WebSocket endpoint here; subscribe at /subscribe');
     const token = url.searchParams.get('access_token');
     try {
       const principal = authenticator.authenticate(req.headers.authorization ?? (token !== null ? `Bearer ${token}` : undefined));
-      if (!principal?.scopes.has('read')) return refuse(socket, 401, 'Unauthorized', 'credentials with the read scope are required', 'WWW-Authenticate: Bearer realm="topocat"\r\n');
+      if (!principal?.scopes.has('read')) return refuse(socket, 401, 'credentials with the read scope are required', 'WWW-Authenticate: Bearer realm="topocat"\r\n');
     } catch (error) {
       if (!(error instanceof CredentialsRejected)) throw error;
-      return refuse(socket, 401, 'Unauthorized', error.message, 'WWW-Authenticate: Bearer realm="topocat"\r\n');
+      return refuse(socket, 401, error.message, 'WWW-Authenticate: Bearer realm="topocat"\r\n');
     }
-    if (!admission.enter()) return refuse(socket, 503, 'Service Unavailable', `at most ${admission.limit} subscribers at once`, 'Retry-After: 5\r\n');
+    let opened: WebSocket | undefined;
+    const ticket = gate.admit(() => opened?.bufferedAmount ?? 0);
+    if (!ticket.admitted) return refuseUpgrade(socket, ticket);
     // Where the URL's subscription starts, read before the handshake ends: the client can write
     // nothing it expects to hear before it knows the socket is open.
     let floor: Floor;
     try {
       floor = await hub.now();
     } catch (error) {
-      admission.leave();
+      ticket.leave();
       logger.warn({ err: error }, 'a subscriber was refused: the event log could not be read');
-      return refuse(socket, 503, 'Service Unavailable', 'the change feed is unavailable; try again', 'Retry-After: 1\r\n');
+      return refuseUpgrade(socket, SubscriberGate.feedUnavailable);
     }
     sockets.handleUpgrade(req, socket, head, (ws) => {
+      opened = ws;
       const collection = endpoint[1] === undefined ? undefined : decodeURIComponent(endpoint[1]);
       const id = endpoint[2] === undefined ? undefined : decodeURIComponent(endpoint[2]);
-      new Subscriber(ws, kinds, hub, limits, logger, () => admission.leave()).open(collection, id, url.searchParams, floor);
+      new Subscriber(ws, kinds, hub, ticket, logger).open(collection, id, url.searchParams, floor);
     });
   };
 
@@ -137,9 +142,8 @@ class Subscriber {
     private readonly ws: WebSocket,
     private readonly kinds: ReadonlyMap<string, KindDescriptor>,
     private readonly hub: Hub,
-    private readonly limits: SubscriptionLimits,
+    private readonly ticket: Ticket,
     private readonly logger: Logger,
-    left: () => void,
   ) {
     ws.on('pong', () => ((ws as WebSocket & { stale?: boolean }).stale = false));
     ws.on('message', (data, binary) => this.inTurn(() => this.message(binary ? undefined : data.toString())));
@@ -148,7 +152,7 @@ class Subscriber {
     ws.once('close', () => {
       for (const remove of this.removals.values()) remove();
       this.removals.clear();
-      left();
+      ticket.leave();
     });
   }
 
@@ -235,8 +239,9 @@ class Subscriber {
     // The same subscription twice on one socket is one (UNIS shared a channel per query).
     const key = JSON.stringify([collection, id ?? null, request.query ?? {}, fields ?? null]);
     if (this.removals.has(key)) return;
-    if (this.removals.size >= this.limits.perConnection) {
-      this.send(errorFrame(`at most ${this.limits.perConnection} subscriptions on one socket`));
+    const refusal = this.ticket.another(this.removals.size);
+    if (refusal) {
+      this.send(errorFrame(refusal.message, '', refusal.status));
       return;
     }
     const { remove } = this.hub.add({
@@ -251,12 +256,12 @@ class Subscriber {
 
   private send(text: string): void {
     if (this.closing) return;
-    if (this.ws.bufferedAmount + text.length > this.limits.bufferedBytes) {
+    if (!this.ticket.fits(text.length)) {
       this.closing = true;
-      this.logger.warn({ bufferedBytes: this.ws.bufferedAmount, limit: this.limits.bufferedBytes }, 'subscriber does not read: closing its socket');
+      this.logger.warn({ bufferedBytes: this.ws.bufferedAmount, limit: this.ticket.bufferedBytes }, 'subscriber does not read: closing its socket');
       for (const remove of this.removals.values()) remove();
       this.removals.clear();
-      this.ws.close(1013, 'too slow: unsent frames over the limit; reconnect');
+      this.ws.close(1013, `${SubscriberGate.slow}; reconnect`);
       setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
       return;
     }

@@ -5,6 +5,9 @@ import { post } from '../helpers/http.js';
 import { registrationOf } from '../helpers/federation.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
+/** Each instance reports every 2 s (ttl 4 s): a loaded machine's late report does not expire it mid-test (with 200 ms, the ttl is 1 s). */
+const REPORT_EVERY_MS = '2000';
+
 async function ask(url: string): Promise<{ status: number; body: any; partial: string | null }> {
   const answer = await fetch(url);
   return { status: answer.status, body: await answer.json(), partial: answer.headers.get('federation-partial') };
@@ -24,7 +27,7 @@ describe('federate=true: one query over every instance, the failed ones named (r
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     lookup = await startServer({ env: { LOOKUP: 'true', FEDERATE_TIMEOUT_MS: '500' } });
-    const env = { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '200' };
+    const env = { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: REPORT_EVERY_MS };
     a = await startServer({ env });
     b = await startServer({ env });
     for (const name of ['a2', 'a1']) assert.equal((await post(`${a.url}/nodes`, { name, description: 'site a' })).status, 201);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { get, post } from '../helpers/http.js';
+import { get, patch, post, put } from '../helpers/http.js';
 import { hashToken } from '../../server/tokens.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -62,6 +62,29 @@ describe('/register: registrations as service representations (rest-contract §1
       assert.equal(answer.status, 400, answer.text);
       assert.ok(answer.body.error.details.some((d: { path: string }) => d.path === want), answer.text);
       assert.equal((await get(`${server.url}/register?accessPoint=http://x.example`)).body.length, 0);
+    });
+  }
+  /** PUT and PATCH keep a registration keyed by its accessPoint, as POST does. */
+  const rewrites: [string, { method: 'PUT' | 'PATCH'; path: 'own' | 'other'; body: Record<string, unknown>; want: number; accessPoint?: string }][] = [
+    ['PUT with the accessPoint, a trailing slash normalised', { method: 'PUT', path: 'own', body: { accessPoint: 'http://keyed.example:8888/', ttl: 60 }, want: 201, accessPoint: 'http://keyed.example:8888' }],
+    ['PUT moving it to another accessPoint', { method: 'PUT', path: 'own', body: { accessPoint: 'http://other.example:8888', ttl: 60 }, want: 400 }],
+    ['PUT of an id that is not the accessPoint\'s', { method: 'PUT', path: 'other', body: { accessPoint: 'http://keyed.example:8888', ttl: 60 }, want: 400 }],
+    ['PATCH of another field', { method: 'PATCH', path: 'own', body: { communities: ['z'] }, want: 200, accessPoint: 'http://keyed.example:8888' }],
+    ['PATCH of the accessPoint with a trailing slash', { method: 'PATCH', path: 'own', body: { accessPoint: 'http://keyed.example:8888/' }, want: 200, accessPoint: 'http://keyed.example:8888' }],
+    ['PATCH moving it to another accessPoint', { method: 'PATCH', path: 'own', body: { accessPoint: 'http://other.example:8888' }, want: 400 }],
+  ];
+  for (const [name, { method, path, body, want, accessPoint }] of rewrites) {
+    it(`${method}: ${name} → ${want}`, async () => {
+      const stored = await post(`${server.url}/register`, registration('http://keyed.example:8888', ['alpha']));
+      assert.equal(stored.status, 201, stored.text);
+      const id = path === 'own' ? stored.body.id : 'f'.repeat(32);
+      const answer = await (method === 'PUT' ? put : patch)(`${server.url}/register/${id}`, body);
+      assert.equal(answer.status, want, answer.text);
+      if (want === 400) assert.ok(answer.body.error.details.some((d: { path: string }) => d.path === '/accessPoint'), answer.text);
+      else assert.equal(answer.body.accessPoint, accessPoint);
+      // Never a registration under an id its accessPoint does not derive.
+      const all = await get(`${server.url}/register?accessPoint=reg=keyed|accessPoint=reg=other`);
+      assert.deepEqual(all.body.map((r: { id: string; accessPoint: string }) => [r.id, r.accessPoint]), [[stored.body.id, 'http://keyed.example:8888']]);
     });
   }
 });

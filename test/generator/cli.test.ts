@@ -73,6 +73,11 @@ describe('generator CLI', function () {
     ['a misspelled keyword (strict mode), located', { file: 'broken.json', content: JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://topocat.dev/schema/20120709/broken', title: 'Broken', 'x-collection': 'brokens', type: 'object', properties: { a: { type: 'string', 'x-indx': true } } }), want: /schemas\/broken\.json#\/properties\/a\/x-indx: unknown keyword "x-indx"/ }],
     ['a kind that is not "type": "object"', { file: 'broken.json', content: JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://topocat.dev/schema/20120709/broken', title: 'Broken', 'x-collection': 'brokens', properties: { a: { type: 'string' } } }), want: /schemas\/broken\.json#\/type: a kind \(a schema with an x-collection\) must say "type": "object"/ }],
     ['a duplicate collection', { file: 'broken.json', content: JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://topocat.dev/schema/20120709/broken', title: 'Broken', 'x-collection': 'nodes', type: 'object' }), want: /schemas\/(broken|node)\.json#\/x-collection: "nodes" is already the collection of schemas\/(node|broken)\.json/ }],
+    // Paths the server answers itself (the HTTP contract table, generator/model/http.ts).
+    ...['ui', 'events', 'data', 'health'].map((name): [string, { file: string; content: string; want: RegExp }] => [
+      `a collection named "${name}", which the server answers itself`,
+      { file: 'broken.json', content: JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://topocat.dev/schema/20120709/broken', title: 'Broken', 'x-collection': name, type: 'object' }), want: new RegExp(`schemas/broken\\.json#/x-collection: "${name}" is a path the server answers itself`) },
+    ]),
     ['an index inside an array', { file: 'broken.json', content: JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://topocat.dev/schema/20120709/broken', title: 'Broken', 'x-collection': 'brokens', type: 'object', properties: { list: { type: 'array', items: { type: 'string', 'x-index': true } } } }), want: /schemas\/broken\.json: x-index on "list"/ }],
   ];
   for (const [name, { file, content, want }] of broken) {

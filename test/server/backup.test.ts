@@ -121,14 +121,16 @@ describe('backup and restore', function () {
     }
   });
 
-  for (const [name, { args, want, code }] of [
+  for (const [name, { args, want, code, ...rest }] of [
     ['--help', { args: ['--help'], want: /^usage: npm run backup -- <file>/, code: 0 }],
     ['no file', { args: [], want: /^error: name one file to write the backup to/, code: 2 }],
     ['an existing file', { args: ['{dir}'], want: /exists; choose another name or add --force/, code: 2 }],
     ['a missing folder', { args: ['{dir}/missing/backup'], want: /^error: the folder .* does not exist/, code: 2 }],
+    ['no database file', { args: ['{dir}/backup-of-none'], want: /^error: there is no database at sqlite:.*none\.sqlite$/m, code: 1, database: 'sqlite:{dir}/none.sqlite' }],
   ] as const) {
     it(`backup with ${name}: exit ${code}, says why`, async () => {
-      const answer = await run(process.execPath, [backupCli, ...args.map((a) => a.replace('{dir}', dir))], { DATABASE_URL: 'sqlite:/nonexistent/topocat.sqlite' });
+      const database = ('database' in rest ? rest.database : 'sqlite:/nonexistent/topocat.sqlite').replace('{dir}', dir);
+      const answer = await run(process.execPath, [backupCli, ...args.map((a) => a.replace('{dir}', dir))], { DATABASE_URL: database });
       assert.equal(answer.code, code, answer.stderr);
       assert.match(code === 0 ? answer.stdout : answer.stderr, want);
     });

@@ -3,10 +3,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { kinds } from '../../generated/rest/kinds.js';
 import { BearerTokens } from '../../server/auth.js';
-import { hotRead } from '../../server/http/hot-read.js';
+import { hotRead } from '../../server/rest/operations/hot-read.js';
 import type { Access } from '../../server/http/access-line.js';
-import { OwnAddresses } from '../../server/rest/addresses.js';
-import { Representations } from '../../server/rest/representation.js';
+import { OwnAddresses } from '../../server/wire/addresses.js';
+import { Representations } from '../../server/wire/representation.js';
 import { CurrentCache } from '../../server/storage/current-cache.js';
 import { openDatabase, type Database } from '../../server/storage/database.js';
 import { ResourceStore } from '../../server/storage/resource-store.js';
@@ -20,7 +20,7 @@ const READER = 'tc_reader-token-0123456789abcdef';
 const WRITER = 'tc_writer-token-0123456789abcdef';
 
 /**
- * The hot read (server/http/hot-read.ts): which requests it answers before Koa, and that its
+ * The hot read (server/rest/operations/hot-read.ts): which requests it answers before Koa, and that its
  * answers are the full path's, byte for byte.
  */
 describe('hot read of one resource', function () {
@@ -130,7 +130,7 @@ describe('hot read of one resource', function () {
       const answer = await fetch(`${base}/nodes/a%20b`, { headers: { ...reader, 'x-request-id': 'hot-1' } });
       await answer.arrayBuffer();
       const line = await eventually('the access line', () => logged.find((a) => a.requestId === 'hot-1'));
-      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/a%20b', status: 200, ms: 0, route: '/nodes/:id' });
+      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/a%20b', status: 200, query: undefined, reason: undefined, operation: undefined, ms: 0, route: '/nodes/:id' });
     });
   });
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { hashToken } from '../../server/tokens.js';
 import { post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
@@ -87,6 +89,29 @@ describe('subscriptions: credentials, limits and hostile subscribers', function 
       later.close();
     });
 
+    // Both transports are refused by one gate, in the same words.
+    const transports: [string, (url: string) => Promise<{ status: number; retryAfter: string | undefined; message: unknown }>][] = [
+      ['a WebSocket upgrade', (url) => refusedUpgrade(url, '/subscribe/nodes')],
+      ['an event stream', async (url) => {
+        const answer = await fetch(`${url}/nodes`, { headers: { accept: 'text/event-stream' } });
+        return { status: answer.status, retryAfter: answer.headers.get('retry-after') ?? undefined, message: ((await answer.json()) as { error: { message: unknown } }).error.message };
+      }],
+    ];
+    for (const [name, open] of transports) {
+      it(`past MAX_SUBSCRIBERS, ${name} is refused: 503, Retry-After and the gate's words`, async () => {
+        // One at a time: places of the tests before come back as the server notices their sockets close.
+        const held: SocketClient[] = [];
+        for (let i = 0; i < 3; i++) held.push(await retry(() => SocketClient.open(server.url, '/subscribe')));
+        try {
+          assert.deepEqual(await open(server.url), { status: 503, retryAfter: '5', message: 'at most 3 subscribers at once' });
+        } finally {
+          for (const client of held) client.close();
+          // The server lets a socket go as its close handshake ends: the places are free for the tests after.
+          await eventually('the held sockets\' close', () => (held.every((client) => client.closed) ? true : undefined));
+        }
+      });
+    }
+
     it('a message over MAX_SUBSCRIPTION_MESSAGE_BYTES closes the socket (1009); others go on', async () => {
       const huge = await SocketClient.open(server.url, '/subscribe');
       huge.send({ resourceType: 'nodes', query: { name: 'x'.repeat(10_000) } });
@@ -95,8 +120,8 @@ describe('subscriptions: credentials, limits and hostile subscribers', function 
     });
 
     it('a subscriber that never reads is disconnected while 10,000 writes flow; memory stays bounded and others keep receiving', async () => {
-      const reader = await SocketClient.open(server.url, '/subscribe/ports');
-      const stalled = await SocketClient.open(server.url, '/subscribe/ports');
+      const reader = await retry(() => SocketClient.open(server.url, '/subscribe/ports'));
+      const stalled = await retry(() => SocketClient.open(server.url, '/subscribe/ports'));
       // It never reads: the server's frames pile up in its socket until the limit.
       (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
       const before = rssBytes(server.process.pid!);
@@ -138,6 +163,21 @@ describe('subscriptions: credentials, limits and hostile subscribers', function 
     }
   });
 });
+
+/** The answer to a WebSocket upgrade the server refuses: its status, Retry-After and error message. */
+function refusedUpgrade(url: string, path: string): Promise<{ status: number; retryAfter: string | undefined; message: unknown }> {
+  return new Promise((resolve, reject) => {
+    const headers = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') };
+    const req = httpRequest(`${url}${path}`, { headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], message: (JSON.parse(body) as { error: { message: unknown } }).error.message }));
+    });
+    req.on('upgrade', () => reject(new Error('the upgrade was accepted')));
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** Try `attempt` until it succeeds (a place frees as the server notices closed sockets). */
 async function retry<T>(attempt: () => Promise<T>, ms = 5_000): Promise<T> {

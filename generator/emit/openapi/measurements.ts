@@ -1,10 +1,10 @@
+import { MEDIA_TYPES, RESOURCE_MEDIA_TYPES } from '../../model/http.js';
 import type { Model } from '../../model/model.js';
 import { ref, type Json } from './components.js';
 import { errors, header } from './responses.js';
 
-/** The media types the measurement store answers in (the client's Accept chooses). */
-const MEDIA = ['application/topology+json', 'application/json', 'application/perfsonar+json'];
-const content = (schema: Json): Json => ({ content: Object.fromEntries(MEDIA.map((m) => [m, { schema }])) });
+/** The media types the measurement store answers in (the client's Accept chooses): a resource's. */
+const content = (schema: Json): Json => ({ content: Object.fromEntries(RESOURCE_MEDIA_TYPES.map((m) => [m, { schema }])) });
 /** Not `measurements`: that is the Measurement kind's collection and tag. */
 const tags = ['measurement store'];
 const requestId = { 'X-Request-Id': header('XRequestId') };
@@ -129,7 +129,7 @@ export function measurementPaths(model: Model, used: Set<number>): Json {
         headers: requestId,
         content: {
           ...(content({ type: 'array', items: ref('DataPoint') }).content as Json),
-          'text/event-stream': { schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST` (`data: {"<mid>": [points]}`) or `DELETE` (`data: {"id": "<mid>"}`).' } },
+          [MEDIA_TYPES.eventStream]: { schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST` (`data: {"<mid>": [points]}`) or `DELETE` (`data: {"id": "<mid>"}`).' } },
         },
       },
       ...fail(400, 404, 406),

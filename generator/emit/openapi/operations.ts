@@ -1,16 +1,14 @@
+import { ACTION_STATUSES, ALWAYS, MEDIA_TYPES, RESOURCE_MEDIA_TYPES } from '../../model/http.js';
 import type { Kind, Model, Operation } from '../../model/model.js';
 import { ref, type Json } from './components.js';
 import { PARAMETERS } from './parameters.js';
 import { errors, header } from './responses.js';
 
-/** The media types a resource is written and answered in; UNIS clients use perfsonar+json. */
-const RESOURCE_MEDIA = ['application/topology+json', 'application/json', 'application/perfsonar+json'];
-
-const content = (schema: Json, media: readonly string[] = RESOURCE_MEDIA): Json => ({ content: Object.fromEntries(media.map((m) => [m, { schema }])) });
+const content = (schema: Json, media: readonly string[] = RESOURCE_MEDIA_TYPES): Json => ({ content: Object.fromEntries(media.map((m) => [m, { schema }])) });
 
 /** `Accept: text/event-stream`: the changes the query selects, as they are committed (Server-Sent Events). */
 const EVENTS: Json = {
-  'text/event-stream': {
+  [MEDIA_TYPES.eventStream]: {
     schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST | PUT | DELETE`, `data: <the stored representation, or {"id"} for a deletion>`; a reconnect with `Last-Event-ID` first receives what it missed.' },
   },
 };
@@ -30,17 +28,17 @@ const changeBetween = (shown: Json): Json => ({
   },
 });
 
-/** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
-const ALWAYS = [401, 500, 503];
-
 /** The OpenAPI operation of one REST operation of the model, and, for GETs, its HEAD twin. */
 export function restOperation(model: Model, op: Operation, kind: Kind, used: Set<number>): Json {
   const full = ref(kind.typeName);
   const shown = { anyOf: [full, ref(`${kind.typeName}Projection`)] };
   const base = { operationId: op.name, summary: op.summary, tags: [kind.collection] };
   const validators = { ETag: header('ETag'), 'Last-Modified': header('LastModified'), 'X-Request-Id': header('XRequestId') };
-  const fail = (...statuses: number[]): Json => errors(model, [...statuses, ...ALWAYS].sort(), used);
-  switch (op.rest!.action) {
+  const { action } = op.rest!;
+  // The action's statuses (generator/model/http.ts): its success, and the errors it may answer besides ALWAYS.
+  const { success } = ACTION_STATUSES[action];
+  const failures = errors(model, [...ACTION_STATUSES[action].errors, ...ALWAYS].sort(), used);
+  switch (action) {
     case 'create':
       return {
         ...base,
@@ -49,12 +47,12 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         // Containers take whole resources in their embeddable arrays (composite insert).
         requestBody: { required: true, ...content(oneOrMany(kind.embeds.length > 0 ? ref(`${kind.typeName}Insert`) : full)) },
         responses: {
-          201: {
+          [success]: {
             description: 'Created. One object answers with `Location` and its validators; an array with the created representations.',
             headers: { Location: header('Location'), ...validators },
             ...content(oneOrMany(full)),
           },
-          ...fail(400, 406, 409, 412, 413, 415),
+          ...failures,
         },
       };
     case 'list':
@@ -63,13 +61,13 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         description: `Conditions use the query language on any field (${kind.fields.map((f) => `\`${f.path}\``).join(', ')}).`,
         parameters: PARAMETERS.list,
         responses: {
-          200: {
+          [success]: {
             description:
               'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen',
             headers: { 'X-Request-Id': header('XRequestId') },
             ...withEvents(content({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } })),
           },
-          ...fail(400, 406),
+          ...failures,
         },
       };
     case 'read':
@@ -79,13 +77,13 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
           "Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. With `at`: all of this as it was at that instant. An unknown id is a 404 when `Accept` names `application/json` or `application/topology+json` (typed clients: send one of them); otherwise (no `Accept`, `*/*`, `application/perfsonar+json`: UNIS's clients) it is UNIS's `200 []`.",
         parameters: PARAMETERS.read,
         responses: {
-          200: {
+          [success]: {
             description: 'The representation (an object), or an array when conditions are given (`[]` for an unknown id in UNIS\'s form); with `Accept: text/event-stream`, the resource\'s changes, as they happen',
             headers: validators,
             ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }] })),
           },
           304: { description: 'The cached representation is current', headers: validators },
-          ...fail(400, 404, 406),
+          ...failures,
         },
       };
     case 'replace':
@@ -95,18 +93,18 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.write,
         requestBody: { required: true, ...content(full) },
         responses: {
-          201: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
-          ...fail(400, 404, 406, 409, 412, 413, 415),
+          [success]: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
+          ...failures,
         },
       };
     case 'patch':
       return {
         ...base,
         parameters: PARAMETERS.write,
-        requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), ['application/merge-patch+json', ...RESOURCE_MEDIA]) },
+        requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), [MEDIA_TYPES.mergePatch, ...RESOURCE_MEDIA_TYPES]) },
         responses: {
-          200: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
-          ...fail(400, 404, 406, 412, 413, 415),
+          [success]: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
+          ...failures,
         },
       };
     case 'remove':
@@ -114,8 +112,8 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         ...base,
         parameters: PARAMETERS.write,
         responses: {
-          204: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },
-          ...fail(400, 404, 412),
+          [success]: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },
+          ...failures,
         },
       };
   }

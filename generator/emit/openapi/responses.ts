@@ -1,4 +1,4 @@
-import type { ErrorStatus } from '../../model/http.js';
+import { MEDIA_TYPES, type ErrorStatus } from '../../model/http.js';
 import type { Model } from '../../model/model.js';
 import { ref, type Json } from './components.js';
 
@@ -30,7 +30,7 @@ function errorResponse(status: ErrorStatus): Json {
   return {
     description: `${status.meaning[0]!.toUpperCase()}${status.meaning.slice(1)}.`,
     headers: { 'X-Request-Id': header('XRequestId'), ...ERROR_HEADERS[status.status] },
-    content: { 'application/json': { schema: ref('ErrorBody') } },
+    content: { [MEDIA_TYPES.json]: { schema: ref('ErrorBody') } },
   };
 }
 

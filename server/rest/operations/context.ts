@@ -2,7 +2,7 @@ import type { Limits } from '../../config.js';
 import type { ResourceStore } from '../../storage/resource-store.js';
 import type { EventStreamOptions } from '../../subscriptions/event-stream.js';
 import type { CompositePlanner } from '../composite.js';
-import type { Representations } from '../representation.js';
+import type { Representations } from '../../wire/representation.js';
 import type { Responder } from '../respond.js';
 
 /** What the REST operations share: storage, the wire form of resources, limits, the one responder. */

@@ -1,8 +1,9 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { responseType } from '../media.js';
+import { responseType } from '../../wire/media.js';
 import { profileProblem, readWriteBody, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
@@ -50,10 +51,10 @@ export function create({ store, representations, limits, respond, planner }: Ope
       );
       const answered = plan.items.map((position) => ({ presentation: respond.presentation(plan.resources[position]!.kind, type), stored: stored[position]! }));
       if (many) {
-        await respond.several(ctx, answered.map((a) => a.presentation), answered.map((a) => a.stored), type, 201);
+        await respond.several(ctx, answered.map((a) => a.presentation), answered.map((a) => a.stored), type, ACTION_STATUS.create);
         return;
       }
       ctx.set('Location', representations.selfRef(kind, answered[0]!.stored.id));
-      await respond.one(ctx, answered[0]!.presentation, answered[0]!.stored, 201);
+      await respond.one(ctx, answered[0]!.presentation, answered[0]!.stored, ACTION_STATUS.create);
     };
 }

@@ -1,6 +1,6 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
-import { responseType } from '../media.js';
+import { responseType } from '../../wire/media.js';
 import { pastNotFollowed, requestQuery } from '../request.js';
 import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';

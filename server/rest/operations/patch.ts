@@ -1,8 +1,10 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
-import { expectation } from '../conditional.js';
-import { responseType } from '../media.js';
+import { expectation } from '../../wire/conditional.js';
+import { responseType } from '../../wire/media.js';
 import { applyMergePatch } from '../merge-patch.js';
 import { pathId, profileProblem, readWriteBody, requireObject, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
@@ -34,6 +36,9 @@ export function patch({ store, representations, limits, respond }: OperationCont
           id,
           (current, ts) => {
             const merged = applyMergePatch(representations.withoutVersion(current), changes);
+            // A keyed kind (/register): the patched key must still derive this id.
+            const keyIssue = isKeyed(kind) ? kind.keyIssue(merged, id) : undefined;
+            if (keyIssue) throw badRequest('the patched key derives another id', [keyIssue]);
             const incoming = representations.incoming(kind, merged, '');
             // Thrown inside the transaction: nothing is stored.
             if (incoming.issues.length > 0) throw badRequest('the patched resource failed validation', incoming.issues);
@@ -42,6 +47,6 @@ export function patch({ store, representations, limits, respond }: OperationCont
           expect ? { expect } : {},
         ),
       );
-      await respond.one(ctx, respond.presentation(kind, type), stored, 200);
+      await respond.one(ctx, respond.presentation(kind, type), stored, ACTION_STATUS.patch);
     };
 }

@@ -2,7 +2,7 @@ import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { notFound } from '../../http/errors.js';
 import type { Selection } from '../../storage/resource-store.js';
-import { responseType, typedRequest } from '../media.js';
+import { responseType, typedRequest } from '../../wire/media.js';
 import { pastNotFollowed, pathId, requestQuery } from '../request.js';
 import { followStream, wantsEventStream } from '../../subscriptions/event-stream.js';
 import type { OperationContext } from './context.js';

@@ -1,6 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
-import { expectation } from '../conditional.js';
+import { expectation } from '../../wire/conditional.js';
 import { pathId, storageOutcome } from '../request.js';
 import type { OperationContext } from './context.js';
 
@@ -11,6 +12,6 @@ export function remove({ store }: OperationContext) {
       const expect = expectation(ctx);
       const id = pathId(ctx, kind);
       await storageOutcome(() => store.remove(kind.collection, id, expect ? { expect } : {}));
-      ctx.status = 204;
+      ctx.status = ACTION_STATUS.remove;
     };
 }

@@ -1,8 +1,10 @@
 import type { RouterMiddleware } from '@koa/router';
+import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
+import { isKeyed } from '../../federation/register-kind.js';
 import { badRequest } from '../../http/errors.js';
-import { expectation } from '../conditional.js';
-import { responseType } from '../media.js';
+import { expectation } from '../../wire/conditional.js';
+import { responseType } from '../../wire/media.js';
 import { clientTs, pathId, profileProblem, readWriteBody, requireObject, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
@@ -25,6 +27,9 @@ export function replace({ store, representations, limits, respond }: OperationCo
         throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
       }
       const touch = Object.keys(body).every((key) => NO_DATA.has(key));
+      // A keyed kind (/register): the id must be the one the body's key derives, as a POST would.
+      const keyIssue = isKeyed(kind) && !touch ? kind.keyIssue(body, id) : undefined;
+      if (keyIssue) throw badRequest('the body\'s key derives another id', [keyIssue]);
       const checked = await withKnownBases(representations, () => {
         const profile = profileProblem(ctx, kind, representations, false);
         if (touch) {
@@ -47,6 +52,6 @@ export function replace({ store, representations, limits, respond }: OperationCo
         ),
       );
       ctx.set('Location', representations.selfRef(kind, id));
-      await respond.one(ctx, respond.presentation(kind, type), stored, 201);
+      await respond.one(ctx, respond.presentation(kind, type), stored, ACTION_STATUS.replace);
     };
 }

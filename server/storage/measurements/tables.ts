@@ -31,11 +31,10 @@ export function measurementsMigration(dialect: Dialect): Knex.Migration {
         t.bigInteger('points').notNullable().defaultTo(0);
         t.bigInteger('ts').notNullable();
       });
-      // SQLite: WITHOUT ROWID, so the key is the table: one b-tree, not a table and its key's index.
+      // The key is the table where the engine can: one b-tree, not a table and its key's index.
       const key = dialect.ddl.keyType(256);
       const doc = dialect.ddl.documentType;
-      const suffix = dialect.name === 'sqlite' ? ' WITHOUT ROWID' : '';
-      await knex.raw(`CREATE TABLE ${POINTS} (mid ${key} NOT NULL, ts double precision NOT NULL, doc ${doc} NOT NULL, event bigint NOT NULL, PRIMARY KEY (mid, ts))${suffix}`);
+      await knex.raw(`CREATE TABLE ${POINTS} (mid ${key} NOT NULL, ts double precision NOT NULL, doc ${doc} NOT NULL, event bigint NOT NULL, PRIMARY KEY (mid, ts))${dialect.ddl.keyOnlyTable}`);
     },
     async down(knex) {
       await knex.schema.dropTable(POINTS);

@@ -12,6 +12,11 @@ import type { PostgresSettings } from './settings.js';
 export class PostgresBackup implements Backup {
   constructor(private readonly settings: PostgresSettings) {}
 
+  exists(): boolean {
+    // pg_dump says so itself when the database is not there.
+    return true;
+  }
+
   async copy(destination: string): Promise<BackupResult> {
     const partial = `${destination}.partial`;
     const { schema } = this.settings;

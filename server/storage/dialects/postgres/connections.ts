@@ -51,6 +51,9 @@ async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> {
  * each write is a transaction of its own on a pooled connection.
  */
 export class PostgresConnections implements Connections {
+  /** Any number of servers may share one database. */
+  readonly aloneMeansSoleWriter = false;
+
   /** @param lockPrefix the start of the advisory lock keys (PostgresLocking.keyPrefix), which compare-and-set writes take without waiting. */
   constructor(
     private readonly settings: PostgresSettings,

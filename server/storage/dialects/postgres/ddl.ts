@@ -22,6 +22,9 @@ export const postgresDdl: SchemaSql = {
     return `DROP INDEX IF EXISTS ${name}`;
   },
 
+  // Every table is a heap; the key is an index beside it.
+  keyOnlyTable: '',
+
   rowCountTriggers(table: string, counters: string, column: string): CountTriggers {
     // Statement-level, over the transition table: one UPDATE per statement, not per row.
     const step = (event: 'INSERT' | 'DELETE', transition: 'NEW' | 'OLD', sign: '+' | '-', name: string) => [

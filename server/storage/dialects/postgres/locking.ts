@@ -51,4 +51,7 @@ export class PostgresLocking implements Locking {
       await holder.destroy();
     }
   }
+
+  /** Advisory locks need no table. */
+  readonly migration = { up: async (): Promise<void> => {}, down: async (): Promise<void> => {} };
 }

@@ -133,4 +133,8 @@ export const postgresColumns: ColumnSql = {
     // Code-point order, as SQLite compares, whatever the database's collation.
     return `${expression} COLLATE "C"`;
   },
+
+  withoutMembers(column: string, members: readonly string[]): string {
+    return [column, ...members.map((m) => `'${m}'`)].join(' - ');
+  },
 };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Backup, BackupResult } from '../../dialect.js';
@@ -15,6 +16,10 @@ const ALL_PAGES = 0x7fffffff;
  */
 export class SqliteBackup implements Backup {
   constructor(private readonly filename: string) {}
+
+  exists(): boolean {
+    return existsSync(this.filename);
+  }
 
   async copy(destination: string): Promise<BackupResult> {
     const partial = `${destination}.partial`;

@@ -37,6 +37,9 @@ const READER = [...COMMON, 'busy_timeout = 10000', 'query_only = 1'];
  * writes meet in the group commit instead of polling the file lock.
  */
 export class SqliteConnections implements Connections {
+  /** A file belongs to one server process, or to one cluster whose workers say when they commit. */
+  readonly aloneMeansSoleWriter = true;
+
   constructor(private readonly filename: string) {}
 
   /** `onThread`: the connections live on worker threads, which set themselves up (read-worker.ts). */

@@ -21,6 +21,8 @@ export const sqliteDdl: SchemaSql = {
     return `DROP INDEX IF EXISTS ${name}`;
   },
 
+  keyOnlyTable: ' WITHOUT ROWID',
+
   rowCountTriggers(table: string, counters: string, column: string): CountTriggers {
     // One process writes at a time: one counter row has no one to wait for.
     const step = (event: 'INSERT' | 'DELETE', delta: string, name: string) =>

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { WriteJob } from '../../dialect.js';
 import { Pacer } from '../../pace.js';
 import { inSavepoint } from '../../savepoint.js';
+import { WRITE_LOCK_TABLE } from './locking.js';
 import type { WalSync } from './wal-sync.js';
 import { sqliteStatements } from './write-statements.js';
 
@@ -16,7 +17,7 @@ const LOCK_RETRY_MAX_MS = 20;
  * The first statement of every write transaction: it takes the file's write lock at once, so a
  * transaction never reads a snapshot that another commit then invalidates.
  */
-const TAKE_WRITE_LOCK = 'UPDATE topocat_write_lock SET n = n + 1 WHERE id = 1';
+const TAKE_WRITE_LOCK = `UPDATE ${WRITE_LOCK_TABLE} SET n = n + 1 WHERE id = 1`;
 
 /** The savepoint around each job of a group (knex names its own savepoints trx1, trx2, …). */
 const SAVEPOINT = 'topocat_job';

@@ -1,4 +1,8 @@
+import type { Knex } from 'knex';
 import type { Locking } from '../../dialect.js';
+
+/** The row every write transaction updates first (group-commit.ts), to take the file's write lock at once. */
+export const WRITE_LOCK_TABLE = 'topocat_write_lock';
 
 /**
  * SQLite has one write lock per file, and every write transaction takes it first (see
@@ -17,5 +21,18 @@ export const sqliteLocking: Locking = {
     // one write lock, so `work`, which writes through the writer, would wait for itself; and a
     // lock file outlives a crashed holder.
     return work();
+  },
+
+  migration: {
+    async up(knex: Knex): Promise<void> {
+      await knex.schema.createTable(WRITE_LOCK_TABLE, (t) => {
+        t.integer('id').primary();
+        t.bigInteger('n').notNullable();
+      });
+      await knex(WRITE_LOCK_TABLE).insert({ id: 1, n: 0 });
+    },
+    async down(knex: Knex): Promise<void> {
+      await knex.schema.dropTableIfExists(WRITE_LOCK_TABLE);
+    },
   },
 };

@@ -118,4 +118,8 @@ export const sqliteColumns: ColumnSql = {
     // Text compares with the BINARY collation unless told otherwise.
     return expression;
   },
+
+  withoutMembers(column: string, members: readonly string[]): string {
+    return `json_remove(${column}, ${members.map((m) => jsonPath([m])).join(', ')})`;
+  },
 };

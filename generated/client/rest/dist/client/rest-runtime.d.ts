@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 5febf8696d9bf489f8d602b073cc6740c6c0f334f998f040d80c7f2c5010c40b output 255339631e7a6a57a34bf21615ebf9b65bc2f924c46f5cb15df49c756c9773af
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 6e6c36e1365ab7160b89cb2af412c4269a90a91da2ddb82fe286d25275c1d3bf output ccad877bf920f3149166aabd75f6ab17d8ce7fbdee4bd49cc1f0a441c86b38ab
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -223,6 +223,16 @@ export interface WriteOptions {
     /** Make the write conditional on this ETag being the newest (412 otherwise). */
     readonly ifMatch?: string | undefined;
 }
+/** An instance a federated answer lacks, and why (`unreachable`, `no answer within N ms`, `status N`). */
+export interface PartialInstance {
+    readonly instance: string;
+    readonly reason: string;
+}
+/** A federated list (`Collection.federated`): the merged elements, and the instances that are missing from it. */
+export interface Federated<T> {
+    readonly items: T[];
+    readonly partial: PartialInstance[];
+}
 /**
  * Follow the event stream at `path` as an async iterator of what `parse` makes of each event.
  * After a dropped connection it reconnects on its own and resumes after the last event it gave.
@@ -243,6 +253,15 @@ export declare class Collection<T extends {
     createMany(resources: readonly T[]): Promise<Versioned<T>[]>;
     /** The current representation of every live resource that matches the query. */
     list(query?: QueryInput<F>): Promise<T[]>;
+    /**
+     * On a lookup (rest-contract §13): the query run on every instance that may hold a match,
+     * their lists merged (`sort`, `skip` and `limit` apply to the merged list; each element as its
+     * instance answered it, its `selfRef` the instance's), with the instances that failed or ran
+     * out of time in `partial` (the `Federation-Partial` header): nothing is silently missing.
+     *
+     *     const { items, partial } = await lookup.nodes.federated((q) => q.where('name', 'n1'));
+     */
+    federated(query?: QueryInput<F>): Promise<Federated<T>>;
     /** The newest representation, or the one with timestamp `ts`. */
     get(id: string, options?: {
         readonly ts?: number | undefined;

@@ -1,4 +1,4 @@
-// Compiled from generated/soap/runtime.ts by npm run generate; do not edit. source d641366c93666ced430104e0ef5788577929c39e9cb6dd65f9d1a4fa24f7ea4b output aa9f9d0c71c0a5a33a99c875e7e291d4ee2ccd7275b6429b4851814d06f531cf
+// Compiled from generated/soap/runtime.ts by npm run generate; do not edit. source ded6e0df0e0a00515cc48f39a510e2cc1ba93420b6a4d2be126615ea7bf0235e output aa9f9d0c71c0a5a33a99c875e7e291d4ee2ccd7275b6429b4851814d06f531cf
 export declare const SOAP11_ENVELOPE = "http://schemas.xmlsoap.org/soap/envelope/";
 export declare const SOAP12_ENVELOPE = "http://www.w3.org/2003/05/soap-envelope";
 export declare const XSI = "http://www.w3.org/2001/XMLSchema-instance";

@@ -1,14 +1,16 @@
 import Negotiator from 'negotiator';
 import type { Context } from 'koa';
+import { MEDIA_TYPES, RESOURCE_MEDIA_TYPES } from '../../generated/rest/contract.js';
 import { HttpError } from '../http/errors.js';
 
-export const TOPOLOGY_JSON = 'application/topology+json';
-export const PERFSONAR_JSON = 'application/perfsonar+json';
-export const JSON_TYPE = 'application/json';
-export const MERGE_PATCH = 'application/merge-patch+json';
+// The media types are the contract table's (generator/model/http.ts).
+export const TOPOLOGY_JSON = MEDIA_TYPES.topology;
+export const PERFSONAR_JSON = MEDIA_TYPES.perfsonar;
+export const JSON_TYPE = MEDIA_TYPES.json;
+export const MERGE_PATCH = MEDIA_TYPES.mergePatch;
 
 /** Body types every write accepts (docs/rest-interface.md); UNIS clients send perfsonar+json. */
-const RESOURCE_TYPES = [TOPOLOGY_JSON, JSON_TYPE, PERFSONAR_JSON];
+const RESOURCE_TYPES: readonly string[] = RESOURCE_MEDIA_TYPES;
 
 interface MediaType {
   readonly type: string;
@@ -80,7 +82,7 @@ export function contentTypeHeader(type: string, profile: string | undefined): st
 }
 
 /** The types whose naming in `Accept` makes a request typed (see typedRequest). */
-const TYPED = new Set([JSON_TYPE, TOPOLOGY_JSON]);
+const TYPED = new Set<string>([JSON_TYPE, TOPOLOGY_JSON]);
 
 // A typed request names `application/json` or `application/topology+json` in its `Accept` (the
 // SDK, `/ui`, typed clients); a UNIS-form one does not (no `Accept`, `*/*`,

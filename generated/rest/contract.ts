@@ -52,3 +52,40 @@ export const ERROR_STATUSES = [
 ] as const;
 
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
+
+/** The media types of the interface. */
+export const MEDIA_TYPES = {
+  topology: "application/topology+json",
+  json: "application/json",
+  perfsonar: "application/perfsonar+json",
+  mergePatch: "application/merge-patch+json",
+  eventStream: "text/event-stream",
+} as const;
+
+/** The types a resource is written and answered in; UNIS clients use perfsonar+json. */
+export const RESOURCE_MEDIA_TYPES = ["application/topology+json", "application/json", "application/perfsonar+json"] as const;
+
+/** The top-level paths the server answers itself; no collection may be named as one. */
+export const SERVER_PATHS = [
+  "about", // UNIS's description of the instance
+  "catalog", // the SOAP catalog (its default path)
+  "data", // the measurement store's points
+  "docs", // the reference page
+  "events", // the measurement store's series
+  "health", // liveness and the database
+  "metrics", // Prometheus metrics
+  "openapi.json", // the OpenAPI description
+  "register", // UNIS's registrations (federation)
+  "schema", // the JSON Schemas (the default schema base)
+  "ui", // the browser interface
+] as const;
+
+/** The status each REST action answers with when it succeeds. */
+export const ACTION_STATUS = {
+  create: 201,
+  list: 200,
+  read: 200,
+  replace: 201,
+  patch: 200,
+  remove: 204,
+} as const;

@@ -1,6 +1,5 @@
-{{header}}
 import type { RouterMiddleware } from '@koa/router';
-import type { Validator } from '../validators/index.js';
+import type { Validator } from '../../generated/validators/index.js';
 
 /** What the schema says about one field, in the dot notation of the query language. */
 export interface FieldInfo {

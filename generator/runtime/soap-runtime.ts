@@ -1,4 +1,3 @@
-{{header}}
 /*
  * What the generated SOAP readers, writers, dispatcher and client share: an XML parser with
  * hard limits, a writer, XML Schema primitives, SOAP 1.1 envelopes and faults. The only

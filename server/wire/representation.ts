@@ -3,6 +3,7 @@ import type { ErrorDetail } from '../http/errors.js';
 import { documentText } from '../storage/document-text.js';
 import type { Representation } from '../storage/resource-store.js';
 import type { OwnAddresses } from './addresses.js';
+import { contentTypeHeader } from './media.js';
 
 /**
  * Members derived from the id and the configuration: never stored, added to every answer (so a
@@ -163,6 +164,18 @@ export class Representations {
   /** The text every answer of `kind` starts with, up to the id (see documentText). */
   head(kind: KindDescriptor): string {
     return this.heads.get(kind)!;
+  }
+
+  /** `Content-Type` values by kind and media type, made once rather than per answer. */
+  private readonly contentTypes = new Map<KindDescriptor, Map<string, string>>();
+
+  /** The `Content-Type` of an answer carrying representations of `kind` as `type` (both read paths ask here). */
+  contentType(kind: KindDescriptor, type: string): string {
+    let byType = this.contentTypes.get(kind);
+    if (!byType) this.contentTypes.set(kind, (byType = new Map()));
+    let value = byType.get(type);
+    if (value === undefined) byType.set(type, (value = contentTypeHeader(type, this.schemaAddress(kind))));
+    return value;
   }
 
   /**
