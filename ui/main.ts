@@ -1,6 +1,7 @@
 import { Http, TopologyClient, UnauthorizedError, type ServiceChange } from '../generated/client/rest.js';
 import { askToken, describe, storedToken } from './access.js';
 import { Details } from './details.js';
+import { isLookup, readFederated, resourceOf, showLegend, type Federated } from './federation.js';
 import { elementsOf, Graph, type Marks } from './graph.js';
 import { Positions } from './positions.js';
 import { instantText, TimeBar, type TimeView } from './time.js';
@@ -12,7 +13,7 @@ import { DRAWN, elementId, Topology, type Drawn, type Resource } from './topolog
  * loads nothing from anywhere else.
  */
 
-type Status = 'loading' | 'live' | 'past' | 'reconnecting' | 'needs-token' | 'error';
+type Status = 'loading' | 'live' | 'past' | 'federated' | 'reconnecting' | 'needs-token' | 'error';
 
 const $ = <T extends HTMLElement>(selector: string): T => document.querySelector<T>(selector)!;
 // The service's base address is where /ui lives (a proxy may serve it under a prefix).
@@ -26,6 +27,8 @@ let shown: TimeView = {};
 let timeTurn = 0;
 const graph = new Graph($('#graph'), new Positions(`topocat.positions ${baseUrl}`));
 let selected: string | undefined;
+/** On a lookup: every instance's topology (federation.ts); the page then follows no stream. */
+let federated: Federated | undefined;
 let filterIds: ReadonlySet<string> | undefined;
 let filterText = '';
 let lastEventId: string | undefined;
@@ -39,10 +42,15 @@ const details = new Details($('#details'), (collection, id) => readHistory(colle
 
 function setStatus(status: Status, text?: string): void {
   document.body.dataset.status = status;
-  const counts = drawn.counts();
-  const summary = `${counts.domains} domains · ${counts.networks} networks · ${counts.nodes} nodes · ${counts.ports} ports · ${counts.links} links · ${counts.paths} paths`;
-  const words: Record<Status, string> = { loading: 'loading…', live: 'live', past: 'the past', reconnecting: 'connection lost, resuming…', 'needs-token': 'a token is needed', error: 'error' };
+  const counts = federated ? sum(federated.instances.map((instance) => instance.topology.counts())) : drawn.counts();
+  const summary = `${federated ? `${federated.instances.length} instances · ` : ''}${counts.domains} domains · ${counts.networks} networks · ${counts.nodes} nodes · ${counts.ports} ports · ${counts.links} links · ${counts.paths} paths`;
+  const words: Record<Status, string> = { loading: 'loading…', live: 'live', past: 'the past', federated: 'every instance of this lookup, as read', reconnecting: 'connection lost, resuming…', 'needs-token': 'a token is needed', error: 'error' };
   $('#status').textContent = `${words[status]}${text ? `: ${text}` : ''} — ${summary}`;
+}
+
+/** Counts added up, collection by collection. */
+function sum(counts: readonly Record<Drawn, number>[]): Record<Drawn, number> {
+  return Object.fromEntries(DRAWN.map((c) => [c, counts.reduce((total, count) => total + count[c], 0)])) as Record<Drawn, number>;
 }
 
 function report(error: unknown): void {
@@ -53,6 +61,7 @@ function report(error: unknown): void {
 /** Show the selected element's details and the paths through it. */
 function select(element: string | undefined): void {
   selected = element;
+  if (federated) return selectFederated(federated, element);
   const resource = element === undefined ? undefined : drawn.get(element);
   if (element === undefined || !resource) {
     graph.highlight([], drawn);
@@ -62,6 +71,14 @@ function select(element: string | undefined): void {
   const paths = drawn.pathsThrough(element);
   graph.highlight(paths, drawn);
   void details.show(element.slice(0, element.indexOf('/')) as Drawn, resource, paths);
+}
+
+/** On a lookup: the element's representation as its instance answered it (the lookup keeps no history). */
+function selectFederated(view: Federated, element: string | undefined): void {
+  const resource = element === undefined ? undefined : resourceOf(view, element);
+  if (element === undefined || !resource) return details.clear();
+  readHistory = () => Promise.resolve([resource]);
+  void details.show(element.slice(element.indexOf(':') + 1, element.indexOf('/')) as Drawn, resource, []);
 }
 
 /** Run the filter box's query over the nodes (the REST query language, as `GET /nodes?…` takes it). */
@@ -168,6 +185,7 @@ async function pastOf(collections: Readonly<Record<Drawn, TopologyClient['nodes'
 async function run(client: TopologyClient, http: Http): Promise<void> {
   setStatus('loading');
   const started = performance.now();
+  if (await isLookup(http)) return runFederated(http, started);
   let loaded = false;
   const pending: ServiceChange[] = [];
   let connected!: () => void;
@@ -209,6 +227,22 @@ async function run(client: TopologyClient, http: Http): Promise<void> {
   await following;
 }
 
+/** On a lookup: every instance's topology, read once with `federate=true`, each in its colour. */
+async function runFederated(http: Http, started: number): Promise<void> {
+  const view = await readFederated(http);
+  timings.loaded = performance.now() - started;
+  federated = view;
+  $('#time').hidden = true;
+  $('#filter').hidden = true;
+  showLegend($('#instances'), view.instances);
+  await graph.draw(view.elements);
+  timings.laidOut = performance.now() - started;
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  timings.drawn = performance.now() - started;
+  setStatus('federated');
+  document.body.dataset.ready = 'true';
+}
+
 async function start(): Promise<void> {
   let token = storedToken();
   for (;;) {
@@ -247,6 +281,8 @@ Object.assign(window, {
     lastEventId: () => lastEventId,
     select,
     placement: () => graph.placement,
+    /** How wide the narrowest node is drawn at the present zoom, in screen pixels. */
+    nodePixels: () => graph.cy.nodes('[kind = "nodes"]').reduce((narrowest, node) => Math.min(narrowest, node.renderedWidth()), Infinity),
     /** Move the time bar to `view` and draw it (what a person does with the slider). */
     showTime: (view: TimeView) => {
       timeBar.set(view);

@@ -19,6 +19,8 @@ export interface Sizes {
   readonly subscriptionWrites: number;
   /** The topology /ui draws in the ui rows. */
   readonly picture: PictureShape;
+  /** The larger topology whose first drawing the ui rows also time. */
+  readonly largePicture: PictureShape;
   /** Points of the series whose newest 1,000 the measurement store's read row reads. */
   readonly measurementPoints: number;
 }
@@ -37,6 +39,8 @@ export const FULL: Sizes = {
   subscriptionWrites: 200,
   // 1,000 nodes with 4,000 ports, the size.
   picture: { domains: 4, networksPerDomain: 5, nodesPerNetwork: 50, portsPerNode: 4, paths: 10 },
+  // 10,000 nodes with 40,000 ports.
+  largePicture: { domains: 10, networksPerDomain: 10, nodesPerNetwork: 100, portsPerNode: 4, paths: 10 },
   measurementPoints: 100_000,
 };
 
@@ -50,6 +54,8 @@ export const QUICK: Sizes = {
   cpuSeconds: 1,
   subscriptionWrites: 10,
   picture: { domains: 1, networksPerDomain: 2, nodesPerNetwork: 5, portsPerNode: 2, paths: 1 },
+  // Past the 1,500 elements where /ui draws a large picture, still quick to post.
+  largePicture: { domains: 1, networksPerDomain: 2, nodesPerNetwork: 200, portsPerNode: 4, paths: 1 },
   measurementPoints: 5_000,
 };
 

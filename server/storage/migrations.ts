@@ -117,7 +117,7 @@ async function pendingMigrations(database: Database): Promise<string[]> {
   const expected = Object.keys(steps(database.dialect));
   let done: string[];
   try {
-    done = (await database.reader(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
+    done = (await database.writer(MIGRATIONS_TABLE).select('name')).map((row: { name: string }) => row.name);
   } catch {
     return expected;
   }
