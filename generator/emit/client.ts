@@ -32,6 +32,7 @@ export async function emitRestClient(model: Model): Promise<GeneratedFile[]> {
         header: tsHeader(['generator/templates/client-rest-runtime.ts.hbs', 'generator/model/http.ts']),
         errorTypes: await errorTypes(model),
         errorClasses: model.errors.statuses,
+        media: model.http.media,
       }),
     },
     { path: 'client/rest.ts', content: render('client-rest.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
