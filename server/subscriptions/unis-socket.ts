@@ -99,7 +99,14 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
       logger.warn({ err: error }, 'a subscriber was refused: the event log could not be read');
       return refuseUpgrade(socket, SubscriberGate.feedUnavailable);
     }
+    // A handshake the library refuses (no Sec-WebSocket-Key, say) is answered 400 and closed
+    // without calling back: the place is given back when its socket closes unopened.
+    const abandoned = (): void => {
+      if (opened === undefined) ticket.leave();
+    };
+    socket.once('close', abandoned);
     sockets.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('close', abandoned);
       opened = ws;
       const collection = endpoint[1] === undefined ? undefined : decodeURIComponent(endpoint[1]);
       const id = endpoint[2] === undefined ? undefined : decodeURIComponent(endpoint[2]);

@@ -112,6 +112,15 @@ describe('subscriptions: credentials, limits and hostile subscribers', function 
       });
     }
 
+    it('an upgrade the handshake refuses (no Sec-WebSocket-Key) gives its place back', async () => {
+      // Twice the limit: were each to keep its place, the three sockets after would be refused.
+      for (let i = 0; i < 6; i++) assert.equal(await malformedUpgrade(server.url, '/subscribe'), 400);
+      const held: SocketClient[] = [];
+      for (let i = 0; i < 3; i++) held.push(await retry(() => SocketClient.open(server.url, '/subscribe')));
+      for (const client of held) client.close();
+      await eventually('the held sockets\' close', () => (held.every((client) => client.closed) ? true : undefined));
+    });
+
     it('a message over MAX_SUBSCRIPTION_MESSAGE_BYTES closes the socket (1009); others go on', async () => {
       const huge = await SocketClient.open(server.url, '/subscribe');
       huge.send({ resourceType: 'nodes', query: { name: 'x'.repeat(10_000) } });
@@ -180,6 +189,20 @@ function refusedUpgrade(url: string, path: string): Promise<{ status: number; re
 }
 
 /** Try `attempt` until it succeeds (a place frees as the server notices closed sockets). */
+/** The status of an upgrade request without the Sec-WebSocket-Key a handshake needs. */
+function malformedUpgrade(url: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${url}${path}`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13' } });
+    request.once('response', (answer) => {
+      answer.resume();
+      resolve(answer.statusCode ?? 0);
+    });
+    request.once('upgrade', () => reject(new Error('the malformed handshake was accepted')));
+    request.once('error', reject);
+    request.end();
+  });
+}
+
 async function retry<T>(attempt: () => Promise<T>, ms = 5_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
