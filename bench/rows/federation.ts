@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MANIFEST_TABLE } from '../../server/storage/manifest-sql.js';
+import { sqliteManifests } from '../../server/storage/dialects/sqlite/manifests.js';
 import { compareCpu } from '../harness/cpu.js';
 import type { BenchContext } from '../harness/context.js';
 import { latency } from '../harness/load.js';
@@ -114,7 +114,7 @@ async function triggerCostRow(ctx: BenchContext, dn: string): Promise<Row> {
   // Migrated by a first start, then the triggers dropped while no server runs.
   await (await start('untriggered')).stop();
   const database = new Database(file('untriggered'));
-  for (const { name } of database.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'resource_current' AND name LIKE '${MANIFEST_TABLE}%'`).all() as { name: string }[]) database.exec(`DROP TRIGGER ${name}`);
+  for (const statement of sqliteManifests.drop) database.exec(statement);
   database.close();
   const [kept, dropped] = [await start('triggered'), await start('untriggered')];
   try {

@@ -52,9 +52,8 @@ export class InstanceList {
   }
 
   async open(): Promise<void> {
-    const { instance, path, headers, timeoutMs } = this.request;
-    const timer = setTimeout(() => this.timeOut(), timeoutMs);
-    try {
+    const { instance, path, headers } = this.request;
+    await this.withinBudget(async () => {
       const answer = await fetch(`${instance}${path}`, { headers, signal: this.controller.signal, redirect: 'error' });
       if (!answer.ok || !answer.body) {
         await answer.body?.cancel();
@@ -62,7 +61,24 @@ export class InstanceList {
       }
       this.reader = answer.body.getReader();
       await this.fill();
-      this.head = this.queue.shift();
+    });
+    this.head = this.queue.shift();
+  }
+
+  /** Move to the next element; throws an InstanceFailure when the instance fails or stalls. */
+  async advance(): Promise<void> {
+    if (this.queue.length === 0 && !this.done) await this.withinBudget(() => this.fill());
+    this.head = this.queue.shift();
+  }
+
+  /**
+   * `work` on the instance within the time budget (counted only while waiting on it); any
+   * failure stops reading the list and is thrown as the InstanceFailure that names why.
+   */
+  private async withinBudget(work: () => Promise<void>): Promise<void> {
+    const timer = setTimeout(() => this.timeOut(), this.request.timeoutMs);
+    try {
+      await work();
     } catch (error) {
       const failure = this.failure(error);
       this.cancel();
@@ -70,23 +86,6 @@ export class InstanceList {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** Move to the next element; throws an InstanceFailure when the instance fails or stalls. */
-  async advance(): Promise<void> {
-    if (this.queue.length === 0 && !this.done) {
-      const timer = setTimeout(() => this.timeOut(), this.request.timeoutMs);
-      try {
-        await this.fill();
-      } catch (error) {
-        const failure = this.failure(error);
-        this.cancel();
-        throw failure;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-    this.head = this.queue.shift();
   }
 
   /** Stop reading (the merged answer is complete, or the caller went away). */
