@@ -137,3 +137,48 @@ export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOpt
     failures: [...mine, ...theirs].reduce((sum, r) => sum + r.failures, 0),
   };
 }
+
+/** What `cpuSideBySide` found for one side: CPU per request over all its processes and rounds, and each process's own. */
+export interface SideCpu {
+  readonly microseconds: number;
+  readonly processes: readonly number[];
+}
+
+export interface SideBySide {
+  readonly sides: Readonly<Record<string, SideCpu>>;
+  /** The lowest rate any process served in any round. */
+  readonly servedRate: number;
+  readonly failures: number;
+}
+
+/**
+ * Every process of every side under the same offered rate at the same time, `rounds` times:
+ * whatever the machine does meets all of them alike, in the same seconds. A side's figure is its
+ * processes' CPU over the requests they answered, all rounds together. More than one process a
+ * side, because on this 2-core VM two identical servers differ by 2–12 % in CPU per GET for
+ * as long as they run (heap layout, JIT decisions), as much as a small cost being measured:
+ * with one process a side that difference would be the result (bench/rows/operator.ts).
+ */
+export async function cpuSideBySide(sides: Readonly<Record<string, readonly FixedRateOptions[]>>, rounds: number): Promise<SideBySide> {
+  const all = Object.entries(sides).flatMap(([side, processes]) => processes.map((options) => ({ side, options, cpu: 0, requests: 0 })));
+  let servedRate = Infinity;
+  let failures = 0;
+  for (let round = 0; round < rounds; round++) {
+    const results = await Promise.all(all.map(({ options }) => cpuPerRequest(options)));
+    results.forEach((result, i) => {
+      all[i]!.cpu += result.microseconds * result.total;
+      all[i]!.requests += result.total;
+      servedRate = Math.min(servedRate, result.requestsPerSecond);
+      failures += result.failures;
+    });
+  }
+  const perRequest = (entries: typeof all): number => entries.reduce((sum, e) => sum + e.cpu, 0) / Math.max(1, entries.reduce((sum, e) => sum + e.requests, 0));
+  return {
+    sides: Object.fromEntries(Object.keys(sides).map((side) => {
+      const entries = all.filter((e) => e.side === side);
+      return [side, { microseconds: perRequest(entries), processes: entries.map((e) => perRequest([e])) }];
+    })),
+    servedRate,
+    failures,
+  };
+}

@@ -36,7 +36,7 @@ const INFO = 30;
 export function accessLine(logger: Logger, metrics?: Metrics): (access: Access) => void {
   const pino = logger as unknown as PinoInternals;
   return (a) => {
-    metrics?.request({ route: a.route ?? a.path, method: a.method, status: a.status, ms: a.ms, operation: a.operation });
+    metrics?.request(a);
     if (!logger.isLevelEnabled('info')) return;
     let line = `${pino[symbols.lsCacheSym][INFO]}${pino[symbols.timeSym]()}${pino[symbols.chindingsSym]},"requestId":${JSON.stringify(a.requestId)},"method":${JSON.stringify(a.method)},"path":${JSON.stringify(a.path)},"status":${a.status}`;
     if (a.query !== undefined) line += `,"query":${JSON.stringify(a.query)}`;

@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StorageGauges } from '../storage/dialect.js';
+import { RequestDurations } from './request-durations.js';
 
 /** What /metrics reads from the parts of a running server, at each scrape. */
 export interface MetricSources {
@@ -9,8 +10,9 @@ export interface MetricSources {
 
 /** One request as /metrics counts it. */
 export interface RequestSample {
-  /** The route's template (`/nodes/:id`), never the path itself, so labels stay few. */
-  readonly route: string;
+  /** The route's template (`/nodes/:id`), never the path itself, so labels stay few; the path when no route matched. */
+  readonly route?: string | undefined;
+  readonly path: string;
   readonly method: string;
   readonly status: number;
   readonly ms: number;
@@ -21,10 +23,6 @@ export interface RequestSample {
 /** Request durations, in seconds: 0.5 ms to 10 s. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
-interface Observer {
-  observe(value: number): void;
-}
-
 /**
  * The service's metrics (docs/operating.md, "Metrics") in a registry of prom-client: requests by
  * route, method and status (a histogram of durations, whose `_count` counts them); catalog
@@ -34,16 +32,14 @@ interface Observer {
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Histogram;
+  private readonly requests = new RequestDurations('topocat_http_request_duration_seconds', 'HTTP requests by route, method and status: durations from the request to the last byte written', BUCKETS);
   private readonly catalogCalls: Counter;
-  /** The labelled children of `requests`, made once per label set: prom-client hashes labels on every `observe` otherwise. */
-  private readonly children = new Map<string, Observer>();
   private counted = { groups: 0, jobs: 0 };
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Histogram({ name: 'topocat_http_request_duration_seconds', help: 'HTTP requests by route, method and status: durations from the request to the last byte written', labelNames: ['route', 'method', 'status'], buckets: BUCKETS, registers });
+    this.registry.registerMetric(this.requests.asMetric());
     this.catalogCalls = new Counter({ name: 'topocat_catalog_operations_total', help: 'SOAP catalog operations by name and HTTP status (500: a fault)', labelNames: ['operation', 'status'], registers });
     new Gauge({ name: 'topocat_subscribers', help: 'Open WebSocket and event-stream subscriber connections', registers, collect() {
       this.set(sources.subscriptions().subscribers);
@@ -81,14 +77,10 @@ export class Metrics {
     } });
   }
 
-  /** Count one finished request (called from the access line's hook). */
+  /** Count one finished request (called from the access line's hook, with the line's own fields). */
   request(sample: RequestSample): void {
-    const status = String(sample.status);
-    const key = `${sample.route} ${sample.method} ${status}`;
-    let child = this.children.get(key);
-    if (child === undefined) this.children.set(key, (child = this.requests.labels(sample.route, sample.method, status)));
-    child.observe(sample.ms / 1000);
-    if (sample.operation !== undefined) this.catalogCalls.inc({ operation: sample.operation, status });
+    this.requests.record(sample.route ?? sample.path, sample.method, sample.status, sample.ms);
+    if (sample.operation !== undefined) this.catalogCalls.inc({ operation: sample.operation, status: String(sample.status) });
   }
 
   /** The text of a scrape, and its content type. */

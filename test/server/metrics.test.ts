@@ -57,6 +57,19 @@ describe('metrics', function () {
       ];
       for (const [name, { route, method, status, want }] of table) assert.equal(count(route, method, status), want, name);
       assert.ok((sample(text, 'topocat_http_request_duration_seconds_bucket', { route: '/nodes/:id', method: 'GET', status: '200', le: '+Inf' }) ?? 0) === 3);
+      // The buckets are cumulative, every bound is there, and the sum is the durations' (the histogram is counted by server/metrics/request-durations.ts).
+      const one = { route: '/nodes/:id', method: 'GET', status: '200' };
+      const bounds = ['0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '10', '+Inf'];
+      const buckets = bounds.map((le) => sample(text, 'topocat_http_request_duration_seconds_bucket', { ...one, le }));
+      assert.ok(buckets.every((n) => n !== undefined), `every bound: ${buckets.join(' ')}`);
+      assert.ok(buckets.every((n, i) => i === 0 || n! >= buckets[i - 1]!), `cumulative: ${buckets.join(' ')}`);
+      const sum = sample(text, 'topocat_http_request_duration_seconds_sum', one) ?? 0;
+      assert.ok(sum > 0, `three GETs took ${sum} s`);
+      // Every GET took more than the bound below the first non-empty bucket, and at most the first bound that holds all three.
+      const first = buckets.findIndex((n) => n! > 0);
+      const all = buckets.findIndex((n) => n === 3);
+      if (first > 0) assert.ok(sum > 3 * Number(bounds[first - 1]), `the sum ${sum} s against le=${bounds[first - 1]!}`);
+      if (bounds[all] !== '+Inf') assert.ok(sum <= 3 * Number(bounds[all]), `the sum ${sum} s against le=${bounds[all]!}`);
       assert.ok(!text.includes('no-such-node'), 'paths are never labels');
     });
 
