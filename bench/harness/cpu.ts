@@ -142,6 +142,8 @@ export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOpt
 export interface SideCpu {
   readonly microseconds: number;
   readonly processes: readonly number[];
+  /** How far its identical processes differed: the highest over the lowest, less 1 (the measurement's resolution). */
+  readonly spread: number;
 }
 
 export interface SideBySide {
@@ -154,10 +156,11 @@ export interface SideBySide {
 /**
  * Every process of every side under the same offered rate at the same time, `rounds` times:
  * whatever the machine does meets all of them alike, in the same seconds. A side's figure is its
- * processes' CPU over the requests they answered, all rounds together. More than one process a
- * side, because on this 2-core VM two identical servers differ by 2–12 % in CPU per GET for
- * as long as they run (heap layout, JIT decisions), as much as a small cost being measured:
- * with one process a side that difference would be the result (bench/rows/operator.ts).
+ * processes' CPU over the requests they answered, all rounds together. Measured one after the
+ * other, one server's CPU per GET moved between 46 and 66 µs from one 10-s round to the next on
+ * this 2-core VM; at the same time, identical servers stayed within 0.2–3.5 % of each other over
+ * a minute. More than one process a side, so that the row can print that difference (`spread`),
+ * the resolution it had (bench/rows/operator.ts).
  */
 export async function cpuSideBySide(sides: Readonly<Record<string, readonly FixedRateOptions[]>>, rounds: number): Promise<SideBySide> {
   const all = Object.entries(sides).flatMap(([side, processes]) => processes.map((options) => ({ side, options, cpu: 0, requests: 0 })));
@@ -176,7 +179,8 @@ export async function cpuSideBySide(sides: Readonly<Record<string, readonly Fixe
   return {
     sides: Object.fromEntries(Object.keys(sides).map((side) => {
       const entries = all.filter((e) => e.side === side);
-      return [side, { microseconds: perRequest(entries), processes: entries.map((e) => perRequest([e])) }];
+      const processes = entries.map((e) => perRequest([e]));
+      return [side, { microseconds: perRequest(entries), processes, spread: Math.max(...processes) / Math.min(...processes) - 1 }];
     })),
     servedRate,
     failures,

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BenchContext } from '../harness/context.js';
 import { count, ms, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
@@ -24,6 +24,24 @@ const SAMPLES = 5;
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 /** The issue's targets for the first drawing (issue 29): 1,000 nodes within 3 s, 10,000 within 15 s. */
 const FIRST_DRAWING_MS = { picture: 3_000, largePicture: 15_000 } as const;
+
+/** The window the pictures are drawn in. */
+const VIEW = { viewport: { width: 1400, height: 860 } } as const;
+
+/** Milliseconds from `navigate` (a goto or a reload) until the page says its picture is drawn. */
+async function timed(page: Page, navigate: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await navigate();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
+  return Date.now() - started;
+}
+
+/** A new tab of `context` holding the bench's token (as a person gives it), /ui of `base` loaded and drawn. */
+async function openDrawn(context: BrowserContext, base: string, token: string): Promise<{ page: Page; total: number }> {
+  const page = await context.newPage();
+  await page.addInitScript((t) => sessionStorage.setItem('topocat.token', t), token);
+  return { page, total: await timed(page, () => page.goto(`${base}/ui`)) };
+}
 
 const shapeOf = (posted: Picture): string => `${count(posted.nodes)} nodes, ${count(posted.ports)} ports, ${count(posted.links)} links, ${posted.domains} domains, ${posted.networks} networks, ${posted.paths} paths`;
 
@@ -43,13 +61,8 @@ export async function uiRows(ctx: BenchContext): Promise<Row[]> {
     ctx.log('ui: posting the topology');
     const posted = await postPicture(server.url, ctx.sizes.picture, ctx.auth);
     const shape = shapeOf(posted);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    await page.addInitScript((token) => sessionStorage.setItem('topocat.token', token), ctx.token);
     ctx.log('ui: loading the page');
-    const started = Date.now();
-    await page.goto(`${server.url}/ui`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
-    const total = Date.now() - started;
+    const { page, total } = await openDrawn(await browser.newContext(VIEW), server.url, ctx.token);
     const timings = await page.evaluate(() => topocat.timings);
 
     const frames: number[] = [];
@@ -83,10 +96,7 @@ export async function uiRows(ctx: BenchContext): Promise<Row[]> {
     const placement = await page.evaluate(() => topocat.placement());
     // A second visit: the positions kept from the first, no layout.
     ctx.log('ui: loading the page again');
-    const again = Date.now();
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
-    const totalAgain = Date.now() - again;
+    const totalAgain = await timed(page, () => page.reload());
     const placementAgain = await page.evaluate(() => topocat.placement());
     const loaded = timings.loaded ?? Number.NaN;
     const drawn = timings.drawn ?? Number.NaN;
@@ -120,17 +130,12 @@ async function firstDrawing(ctx: BenchContext, browser: Browser, shape: PictureS
   const dir = path.join(ctx.dir, 'ui-large');
   mkdirSync(dir, { recursive: true });
   const server = await startTopocat({ dir, token: ctx.token, dn: DN, label: 'topocat-ui-large' });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const context = await browser.newContext(VIEW);
   try {
     ctx.log('ui: posting the larger topology');
     const posted = await postPicture(server.url, shape, ctx.auth);
-    const page = await context.newPage();
-    await page.addInitScript((token) => sessionStorage.setItem('topocat.token', token), ctx.token);
     ctx.log('ui: loading the page of the larger topology');
-    const started = Date.now();
-    await page.goto(`${server.url}/ui`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
-    const total = Date.now() - started;
+    const { page, total } = await openDrawn(context, server.url, ctx.token);
     const timings = await page.evaluate(() => topocat.timings);
     const placement = await page.evaluate(() => topocat.placement());
     const nodePixels = await page.evaluate(() => topocat.nodePixels());

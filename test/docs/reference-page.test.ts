@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { hashToken } from '../../server/tokens.js';
+import { launchChromium, needChromium } from '../helpers/browser.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
-
-/** Debian's chromium; `.ci/run` installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const TOKEN = 'tc_page-secret-0000000000000000000000000000000000';
 
@@ -25,11 +21,7 @@ describe('in a real browser (headless Chromium)', function () {
   let appOrigin: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      console.warn(`    skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-      this.skip();
-    }
+    needChromium(this);
     // A page of another origin: a static server on a port of its own.
     app = createServer((_request, response) => {
       response.setHeader('content-type', 'text/html; charset=utf-8');
@@ -38,7 +30,7 @@ describe('in a real browser (headless Chromium)', function () {
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
     appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
     const tokens = JSON.stringify({ tokens: [{ name: 'page', hash: hashToken(TOKEN), scopes: ['read', 'create', 'update'] }] });
-    [server, browser] = await Promise.all([startServer({ env: { CORS_ORIGINS: appOrigin, TOPOCAT_TOKENS: tokens } }), chromium.launch({ executablePath: CHROMIUM, args: FLAGS })]);
+    [server, browser] = await Promise.all([startServer({ env: { CORS_ORIGINS: appOrigin, TOPOCAT_TOKENS: tokens } }), launchChromium()]);
   });
   after(async () => {
     await browser?.close();

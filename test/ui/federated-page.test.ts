@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { postPicture, type PictureShape } from '../../bench/workloads/picture.js';
+import { launchChromium, needChromium, openUi } from '../helpers/browser.js';
 import { registrationOf } from '../helpers/federation.js';
 import { projectRoot, startServer, type RunningServer } from '../helpers/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 /** Two sites of different shapes; both use the same ids (d0-w0-n0, …), as independent instances may. */
 const SITES: readonly PictureShape[] = [
@@ -62,12 +61,9 @@ describe('/ui of a lookup: every instance\'s topology, each in its colour', func
   const errors: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      this.skip();
-    }
+    needChromium(this);
     mkdirSync(ARTIFACTS, { recursive: true });
-    [lookup, browser] = await Promise.all([startServer({ env: { LOOKUP: 'true', FEDERATE_TIMEOUT_MS: '20000' } }), chromium.launch({ executablePath: CHROMIUM, args: FLAGS })]);
+    [lookup, browser] = await Promise.all([startServer({ env: { LOOKUP: 'true', FEDERATE_TIMEOUT_MS: '20000' } }), launchChromium()]);
     // Reports every 3 s: their ttl (twice the period) outlives a slow page load on a busy machine,
     // as the lookup's 20 s for each instance's answer (a failed one would be named in its box's label).
     const env = { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '3000' };
@@ -75,10 +71,7 @@ describe('/ui of a lookup: every instance\'s topology, each in its colour', func
     await Promise.all(sites.map((site, i) => postPicture(site.url, SITES[i]!)));
     // Registered with the manifests of what was posted (each report after the posts carries them).
     for (const site of sites) await registrationOf(lookup, site.url, (r) => r.properties.summary.some((m) => m.$collection === 'links'));
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${lookup.url}/ui`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    page = await openUi(browser, lookup.url, { errors });
   });
   after(async () => {
     await browser?.close();

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { postPicture, type PictureShape } from '../../bench/workloads/picture.js';
+import { launchChromium, needChromium, openUi } from '../helpers/browser.js';
 import { projectRoot, startServer, type RunningServer } from '../helpers/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 
 /** What the first sight shows: the drawn nodes against the view, and what a zoom onto one shows. */
@@ -56,12 +55,9 @@ describe('/ui of a large topology, at first sight', function () {
   let browser: Browser;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      this.skip();
-    }
+    needChromium(this);
     mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -80,9 +76,7 @@ describe('/ui of a large topology, at first sight', function () {
       before(async () => {
         server = await startServer();
         await postPicture(server.url, shape);
-        page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-        await page.goto(`${server.url}/ui`);
-        await page.waitForSelector('body[data-ready="true"]', { timeout: 600_000 });
+        page = await openUi(browser, server.url, { timeoutMs: 600_000 });
       });
       after(async () => {
         await page?.close();

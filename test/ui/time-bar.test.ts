@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { postPicture, type PictureShape } from '../../bench/workloads/picture.js';
+import { launchChromium, needChromium, openUi } from '../helpers/browser.js';
 import { projectRoot, startServer, type RunningServer } from '../helpers/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Where the screenshots go (gitignored): CI keeps them as the tests' artifacts. */
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const SHAPE: PictureShape = { domains: 1, networksPerDomain: 2, nodesPerNetwork: 3, portsPerNode: 2, paths: 1 };
@@ -67,13 +66,9 @@ describe('/ui, the time bar, in a real browser', function () {
   const errors: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      console.warn(`    skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-      this.skip();
-    }
+    needChromium(this);
     mkdirSync(ARTIFACTS, { recursive: true });
-    [server, browser] = await Promise.all([startServer(), chromium.launch({ executablePath: CHROMIUM, args: FLAGS })]);
+    [server, browser] = await Promise.all([startServer(), launchChromium()]);
     await postPicture(server.url, SHAPE);
     await new Promise((resolve) => setTimeout(resolve, 20));
     earlier = Date.now();
@@ -87,10 +82,7 @@ describe('/ui, the time bar, in a real browser', function () {
     await write('DELETE', 'nodes/d0-w1-n2');
     for (const port of ['d0-w1-n2-p0', 'd0-w1-n2-p1']) await write('DELETE', `ports/${port}`);
     await write('POST', 'nodes', { id: 'fresh', name: 'fresh router' });
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}/ui`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    page = await openUi(browser, server.url, { errors });
   });
   after(async () => {
     await browser?.close();

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { picture, postPicture, type PictureShape } from '../../bench/workloads/picture.js';
 import { hashToken } from '../../server/tokens.js';
+import { launchChromium, needChromium, openUi } from '../helpers/browser.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { projectRoot, startServer, type RunningServer } from '../helpers/server.js';
 
-/** Debian's chromium; `.ci/run` installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Where the screenshots go (gitignored): CI keeps them as the tests' artifacts. */
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const SHAPE: PictureShape = { domains: 2, networksPerDomain: 2, nodesPerNetwork: 3, portsPerNode: 2, paths: 1 };
@@ -94,23 +92,15 @@ describe('/ui, the topology picture, in a real browser', function () {
   const errors: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      console.warn(`    skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-      this.skip();
-    }
+    needChromium(this);
     mkdirSync(ARTIFACTS, { recursive: true });
     database = await createTestDatabase();
-    [server, browser] = await Promise.all([startServer({ database }), chromium.launch({ executablePath: CHROMIUM, args: FLAGS })]);
+    [server, browser] = await Promise.all([startServer({ database }), launchChromium()]);
     await postPicture(server.url, SHAPE);
     // A second version of one node, for its history.
     const patched = await fetch(`${server.url}/nodes/d0-w0-n1`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ name: 'renamed router' }) });
     assert.equal(patched.status, 200);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('request', (request) => requested.push(request.url()));
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}/ui`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    page = await openUi(browser, server.url, { errors, requests: requested });
   });
   after(async () => {
     await browser?.close();
@@ -218,10 +208,7 @@ describe('/ui, the topology picture, in a real browser', function () {
     before(async () => {
       large = await startServer();
       await postPicture(large.url, LARGE);
-      view = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      view.on('pageerror', (error) => errors.push(error.message));
-      await view.goto(`${large.url}/ui`);
-      await view.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      view = await openUi(browser, large.url, { errors });
     });
     after(async () => {
       await view?.close();
