@@ -286,3 +286,8 @@ function catalogPath(path: string): string {
   if (!/^\/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]$/.test(path)) throw new ConfigError('CATALOG_PATH', 'a path such as /catalog');
   return path;
 }
+
+/** The base URL clients see: PUBLIC_URL, else the address the server listens on (`port`: the one it got). */
+export function baseUrlOf(config: Config, port: number): string {
+  return config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+}

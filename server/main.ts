@@ -15,7 +15,7 @@ import { TokenConfigError } from './tokens.js';
 import { version } from './version.js';
 import { runWorker } from './worker.js';
 
-const USAGE = `usage: npm start [-- --workers N | --check-data [--json] | --version | --help]
+const USAGE = `usage: npm start [-- --workers N | --check-data [--json] | import … | export … | --version | --help]
 
 Serves the REST topology service and the SOAP catalog (default http://127.0.0.1:8080, on the
 SQLite file data/topocat.sqlite). Settings come from the environment; the main ones:
@@ -30,11 +30,20 @@ SQLite file data/topocat.sqlite). Settings come from the environment; the main o
   --workers N            N server processes sharing the port (also WORKERS)
   --check-data           list the stored resources the generated schemas no longer accept, and
                          exit (npm run check-data -- --help)
+  import --from <src>    import a UNIS registry, then exit (npm run import -- --help)
+  export --to <dir>      export the registry in mongoexport form, then exit (npm run export -- --help)
   --version              the version, e.g. topocat 0.1.0
   --help                 this text
 
 Every setting and its default: README.md, "Configuration".`;
 
+// `npm start -- import …`, `npm start -- export …` (npm run import, npm run export): commands, not a server.
+const command = process.argv[2] === 'import' ? await import('./unis/import-cli.js').then((m) => m.runImportCommand) : undefined;
+if (command) {
+  const code = await command(process.argv.slice(3));
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}
 if (process.argv.includes('--check-data')) {
   const { runCheckData } = await import('./schema-check/cli.js');
   const code = await runCheckData(process.argv.slice(2));

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonicalSchemaBase, kinds } from '../generated/rest/kinds.js';
+import { kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
 import { registerKind } from './federation/register-kind.js';
 import { startReporting } from './federation/reporter.js';
@@ -18,7 +18,7 @@ import { Drain } from './http/drain.js';
 import { StartGate } from './http/start-gate.js';
 import { withResultStreams } from './catalog/result-streams.js';
 import { createCatalogService } from './catalog/service.js';
-import { ConfigError, type Config } from './config.js';
+import { baseUrlOf, ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
 import { reportLoopDelay } from './loop-delay.js';
 import { ResultStreamStore } from './storage/catalog/result-streams.js';
@@ -58,19 +58,11 @@ export interface StartFacts {
   readonly catalogProperties: number;
 }
 
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 function listen(server: Server, config: Config): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
   });
-}
-
-export function baseUrlOf(config: Config, port: number): string {
-  return config.publicUrl ?? `http://${urlHost(config.host)}:${port}`;
 }
 
 /** The fields of the `listening` line, the same whether one process or a cluster primary logs it. */
@@ -215,10 +207,9 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const gate = new StartGate(server);
   const drain = new Drain(server);
   const address = await listen(server, config);
-  const baseUrl = baseUrlOf(config, address.port);
-  const schemaBase = config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`;
   const serviceFacts = new ServiceFacts(database);
-  const addresses = new OwnAddresses(serviceFacts, baseUrl, schemaBase);
+  const addresses = OwnAddresses.of(serviceFacts, config, address.port);
+  const baseUrl = addresses.baseUrl;
   await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
   const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });

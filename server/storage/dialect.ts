@@ -126,6 +126,12 @@ export interface VersionRow extends Change {
   readonly doc: string | null;
   /** An id made for this very insert: nothing stored has it (no earlier event to order after). */
   readonly fresh?: boolean;
+  /**
+   * An imported version older than the resource's newest (a UNIS history read out of order): it
+   * joins the history only; the current row and the event log (what subscribers hear) are left
+   * as they are.
+   */
+  readonly past?: boolean;
 }
 
 /** A fragment of SQL and its bindings. */
@@ -147,9 +153,10 @@ export interface HistorySql {
   /** Migration step 0008, after the columns `k` and `xid` are added: what this engine's event log needs for its order, and its undoing. */
   readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
   /**
-   * Append `versions` to the history, make the last version of each resource its current row
-   * (or remove the row for a deletion), and add their events, as part of `trx`. The caller holds
-   * the resources' locks. Returns the event ids, in the order of `versions`.
+   * Append `versions` to the history, make the last version of each resource that is not `past`
+   * its current row (or remove the row for a deletion), and add their events, as part of `trx`.
+   * The caller holds the resources' locks. Returns the event ids of the versions that are not
+   * `past`, in the order of `versions`.
    */
   storeVersions(trx: Knex.Transaction, versions: readonly VersionRow[]): Promise<number[]>;
   /** Add events of changes that are not versions (measurement appends), as part of `trx`: their ids, in order. */

@@ -5,6 +5,7 @@
  * rest-contract §14: the import unescapes as UNIS itself does when it reads, the export escapes as
  * UNIS does when it writes, so `mongoimport` of an export gives UNIS what it would have stored.
  */
+import { defineMember } from '../wire/representation.js';
 
 /** `$DOT$` as UNIS writes a `.` inside a key. */
 const DOT = '$DOT$';
@@ -25,8 +26,10 @@ export function escapeKey(key: string): string {
 function renamed(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => renamed(item, rename));
   if (value === null || typeof value !== 'object') return value;
+  // A value MongoDB's types give (ObjectId, Date, Decimal128): its JSON form.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.parse(JSON.stringify(value)) as unknown;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) out[rename(key)] = renamed(member, rename);
+  for (const [key, member] of Object.entries(value)) defineMember(out, rename(key), renamed(member, rename));
   return out;
 }
 

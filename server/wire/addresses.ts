@@ -1,4 +1,5 @@
 import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
+import { baseUrlOf, type Config } from '../config.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 
 /** How often, at most, a miss re-reads the stored bases (another process may have added one). */
@@ -31,6 +32,12 @@ export class OwnAddresses {
   ) {
     this.schemaBases.add(schemaBase);
     this.resourceBases.add(baseUrl);
+  }
+
+  /** The bases of a process configured by `config` that got `port`: PUBLIC_URL (or its address), and SCHEMA_BASE or `{base}/schema/<version>`. */
+  static of(facts: ServiceFacts, config: Config, port: number): OwnAddresses {
+    const baseUrl = baseUrlOf(config, port);
+    return new OwnAddresses(facts, baseUrl, config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`);
   }
 
   /** Record this process's bases (once per database, kept for ever) and read everyone's. */

@@ -28,17 +28,17 @@ const insertEvents = (source: string): string =>
  * rather than escaped into an array literal.
  */
 const STORE_VERSIONS = `WITH v AS MATERIALIZED (
-  SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, doc jsonb, action text, fresh boolean)) WITH ORDINALITY AS v(kind, id, ts, doc, action, fresh, n)
+  SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, doc jsonb, action text, fresh boolean, past boolean)) WITH ORDINALITY AS v(kind, id, ts, doc, action, fresh, past, n)
 ), h AS (
   INSERT INTO resource_history (kind, id, ts, doc, deleted) SELECT kind, id, ts, doc, doc IS NULL FROM v
 ), last AS MATERIALIZED (
-  SELECT DISTINCT ON (kind, id) kind, id, ts, doc FROM v ORDER BY kind, id, n DESC
+  SELECT DISTINCT ON (kind, id) kind, id, ts, doc FROM v WHERE NOT past ORDER BY kind, id, n DESC
 ), c AS (
   INSERT INTO resource_current (kind, id, ts, doc) SELECT kind, id, ts, doc FROM last WHERE doc IS NOT NULL
   ON CONFLICT (kind, id) DO UPDATE SET ts = excluded.ts, doc = excluded.doc
 ), d AS (
   DELETE FROM resource_current r USING last WHERE last.doc IS NULL AND r.kind = last.kind AND r.id = last.id
-), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM v ORDER BY n')})
+), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM v WHERE NOT past ORDER BY n')})
 SELECT event, kind, id, ts FROM e`;
 
 /**
@@ -75,7 +75,7 @@ function changeJson(c: Change): string {
 }
 
 function versionsJson(versions: readonly VersionRow[]): string {
-  return `[${versions.map((v) => `${changeJson(v)},"doc":${v.doc ?? 'null'},"fresh":${v.fresh === true}}`).join(',')}]`;
+  return `[${versions.map((v) => `${changeJson(v)},"doc":${v.doc ?? 'null'},"fresh":${v.fresh === true},"past":${v.past === true}}`).join(',')}]`;
 }
 
 /** The ids RETURNING gave, in the order of `changes` (each kind, id and ts is one change); undefined for a change not stored. */
@@ -117,7 +117,7 @@ function connectionOf(trx: Knex.Transaction): Promise<PgQueryable> {
  */
 export async function storeVersionsOn(connection: PgQueryable, versions: readonly VersionRow[]): Promise<number[]> {
   const { rows } = await connection.query({ ...preparedStatement(STORE_VERSIONS), values: [versionsJson(versions)] });
-  return idsInOrder(versions, rows as Returned);
+  return idsInOrder(versions.some((v) => v.past) ? versions.filter((v) => !v.past) : versions, rows as Returned);
 }
 
 /** A version to store if its resource's current version is still the one with ts `expected`. */

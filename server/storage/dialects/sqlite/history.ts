@@ -30,8 +30,9 @@ export const sqliteHistory: HistorySql = {
       await run(trx, `INSERT INTO resource_history (kind, id, ts, doc, deleted) VALUES ${rowsOf('(?, ?, ?, ?, ?)', part.length)}`, part.flatMap((v) => [v.kind, v.id, v.ts, v.doc, v.doc === null ? 1 : 0]));
       await pacer.breathe();
     }
-    // The last version of each resource is its current row; a deletion has none.
-    const last = [...new Map(versions.map((v) => [`${v.kind}/${v.id}`, v])).values()];
+    // The last version of each resource is its current row; a deletion has none. A past one is history only.
+    const present = versions.some((v) => v.past) ? versions.filter((v) => !v.past) : versions;
+    const last = [...new Map(present.map((v) => [`${v.kind}/${v.id}`, v])).values()];
     const live = last.filter((v) => v.doc !== null);
     for (const part of chunks(live, CHUNK)) {
       await run(
@@ -42,7 +43,7 @@ export const sqliteHistory: HistorySql = {
       await pacer.breathe();
     }
     for (const v of last) if (v.doc === null) await run(trx, 'DELETE FROM resource_current WHERE kind = ? AND id = ?', [v.kind, v.id]);
-    return this.record(trx, versions);
+    return this.record(trx, present);
   },
 
   async record(trx, changes: readonly Change[]) {

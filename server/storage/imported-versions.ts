@@ -1,0 +1,104 @@
+import type { Database } from './database.js';
+import type { VersionRow } from './dialect.js';
+import { rowsOf } from './events.js';
+import type { ResourceStore } from './resource-store.js';
+import type { ChangeAction } from './events.js';
+
+/** Ids per lookup statement: well under every dialect's bind-parameter limit. */
+const LOOKUP_CHUNK = 500;
+
+/** A version that another service stored (a UNIS registry), with the `ts` it had there. */
+export interface ImportedVersion {
+  /** The collection (`nodes`), as storage names kinds. */
+  readonly kind: string;
+  readonly id: string;
+  /** Microseconds, as stored where it comes from. */
+  readonly ts: number;
+  /** The document as JSON text; null for a deletion at `ts`. */
+  readonly doc: string | null;
+}
+
+/** What one batch did: for each version, in the order given, whether it was stored (false: a version with that kind, id and ts is stored already). */
+export interface ImportedBatch {
+  readonly stored: readonly boolean[];
+}
+
+/** What is stored of one resource: its versions' ts, and its newest version. */
+interface Known {
+  readonly versions: Set<number>;
+  newest: number;
+  live: boolean;
+}
+
+/**
+ * Store versions with the `ts` they had elsewhere, in one write job (one transaction), through
+ * the same history writer as every write (its events, its current rows, its announcements):
+ * docs/moving-from-unis.md. A version whose kind, id and ts are stored already is skipped, so an
+ * import can be repeated or resumed. Versions are written in each resource's `ts` order; one older
+ * than what the resource has by then joins its history only (VersionRow.past), so the newest
+ * version stays the current one whatever order the versions arrive in. The event log hears of the
+ * others as a write would have said them: the first version of a resource as its insert, the
+ * next as updates, a deletion as one.
+ */
+export async function importVersions(db: Database, resources: ResourceStore, batch: readonly ImportedVersion[], options: { readonly dryRun?: boolean } = {}): Promise<ImportedBatch> {
+  const byKind = new Map<string, Set<string>>();
+  for (const v of batch) (byKind.get(v.kind) ?? byKind.set(v.kind, new Set()).get(v.kind)!).add(v.id);
+  const order = batch.map((_, i) => i).sort((a, b) => compare(batch[a]!, batch[b]!));
+  const stored = new Array<boolean>(batch.length).fill(false);
+  // A dry run reads what is stored, under the same locks, and writes nothing.
+  await (options.dryRun ? db.write.bind(db) : resources.write.bind(resources))(async (trx) => {
+    const statements = db.dialect.statements;
+    const known = new Map<string, Known>();
+    for (const [kind, ids] of byKind) {
+      const keys = [...ids];
+      await db.dialect.locking.lockResources(trx, kind, keys);
+      for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
+        const part = keys.slice(i, i + LOOKUP_CHUNK);
+        const { rows } = await statements.run(trx, `SELECT id, ts, deleted FROM resource_history WHERE kind = ? AND id IN (${rowsOf('?', part.length)})`, [kind, ...part]);
+        for (const row of rows) {
+          const key = `${kind}/${String(row.id)}`;
+          const ts = Number(row.ts);
+          const entry = known.get(key) ?? known.set(key, { versions: new Set(), newest: -Infinity, live: false }).get(key)!;
+          entry.versions.add(ts);
+          if (ts > entry.newest) {
+            entry.newest = ts;
+            entry.live = !isTrue(row.deleted);
+          }
+        }
+      }
+    }
+    const rows: VersionRow[] = [];
+    let previous: ImportedVersion | undefined;
+    for (const i of order) {
+      const v = batch[i]!;
+      // The same version twice in one batch is stored once.
+      if (previous && compare(previous, v) === 0) continue;
+      previous = v;
+      const key = `${v.kind}/${v.id}`;
+      const entry = known.get(key);
+      if (entry?.versions.has(v.ts)) continue;
+      stored[i] = true;
+      if (entry && v.ts < entry.newest) {
+        entry.versions.add(v.ts);
+        rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action: 'PUT', past: true });
+        continue;
+      }
+      const action: ChangeAction = v.doc === null ? 'DELETE' : entry?.live ? 'PUT' : 'POST';
+      rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action, fresh: entry === undefined });
+      known.set(key, { versions: entry?.versions.add(v.ts) ?? new Set([v.ts]), newest: v.ts, live: v.doc !== null });
+    }
+    if (rows.length > 0 && !options.dryRun) await db.dialect.history.storeVersions(trx, rows);
+  });
+  return { stored };
+}
+
+function compare(a: ImportedVersion, b: ImportedVersion): number {
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return a.ts - b.ts;
+}
+
+/** A boolean column as each engine returns it (SQLite: 0/1). */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
+}

@@ -1,0 +1,64 @@
+import { defineMember } from '../wire/representation.js';
+
+/**
+ * References into the old service moved onto this one (rest-contract §14): every `href` (and
+ * `selfRef`) whose value starts with an old base gets this service's base instead. Only those
+ * members: other strings that hold the old address (`accessPoint`, `measurement.service`, …)
+ * stay as stored. The old bases are the ones given (`--rebase`), or, when none is given, each
+ * base a stored `selfRef` shows (`<base>/<collection>/<id>`), learned as documents are read:
+ * UNIS wrote `selfRef` from each request's own URL, so one registry may hold several.
+ */
+export class Rebase {
+  private readonly bases = new Set<string>();
+
+  constructor(
+    /** This service's base (PUBLIC_URL). */
+    private readonly target: string,
+    given: readonly string[],
+    /** Learn bases from `selfRef`s (no `--rebase` given). */
+    private readonly detect: boolean,
+  ) {
+    for (const base of given) this.bases.add(trimmed(base));
+  }
+
+  /** The old bases known so far, for the report. */
+  known(): string[] {
+    return [...this.bases].sort();
+  }
+
+  /** Learn the base of a document's `selfRef` (`<base>/<collection>/<id>`), when detecting. */
+  learn(selfRef: unknown, collection: string, id: string): void {
+    if (!this.detect || typeof selfRef !== 'string') return;
+    for (const tail of [`/${collection}/${id}`, `/${collection}/${encodeURIComponent(id)}`]) {
+      if (selfRef.endsWith(tail) && selfRef.length > tail.length) {
+        const base = trimmed(selfRef.slice(0, -tail.length));
+        if (base !== this.target) this.bases.add(base);
+        return;
+      }
+    }
+  }
+
+  /** An address under an old base, moved onto this service's; any other value as it is. */
+  address(value: string): string {
+    for (const base of this.bases) {
+      if (value.startsWith(base) && (value.length === base.length || value[base.length] === '/')) return this.target + value.slice(base.length);
+    }
+    return value;
+  }
+
+  /** `value` with every `href` and `selfRef` member at any depth rebased (a new object where anything changed). */
+  apply(value: unknown): unknown {
+    if (this.bases.size === 0) return value;
+    if (Array.isArray(value)) return value.map((item) => this.apply(item));
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      defineMember(out, key, (key === 'href' || key === 'selfRef') && typeof member === 'string' ? this.address(member) : this.apply(member));
+    }
+    return out;
+  }
+}
+
+function trimmed(base: string): string {
+  return base.replace(/\/+$/, '');
+}

@@ -1,0 +1,70 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { EJSON } from 'bson';
+import { JsonElements } from '../../federation/json-elements.js';
+import { FileShare, reason, type Source, type SourceCollection, type SourceItem } from './source.js';
+
+/**
+ * A folder of `mongoexport` files, one `<collection>.json` per collection: JSON lines (the
+ * default) or one JSON array (`--jsonArray`), in Extended JSON v1 or v2, relaxed or canonical
+ * (`{"$numberLong": "…"}`, `{"$oid": "…"}`): the `bson` package's EJSON reads them all. A file is
+ * read as it streams, so its size does not matter.
+ */
+export async function mongoExportFolder(folder: string): Promise<Source> {
+  const files = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.endsWith('.metadata.json'));
+  const collections: SourceCollection[] = [];
+  for (const e of files) {
+    const file = path.join(folder, e.name);
+    const share = new FileShare((await stat(file)).size);
+    collections.push({ name: e.name.slice(0, -'.json'.length), capped: false, items: () => exportedDocuments(file, share), fraction: () => share.fraction() });
+  }
+  return { description: `mongoexport folder ${folder}`, collections: async () => collections.sort((a, b) => (a.name < b.name ? -1 : 1)) };
+}
+
+/** One exported text as a document, or why not. */
+function parsed(text: string, place: string): SourceItem {
+  try {
+    const value: unknown = EJSON.parse(text, { relaxed: true });
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { place, error: 'not a JSON object' };
+    return { place, document: value as Record<string, unknown> };
+  } catch (error) {
+    return { place, error: reason(error) };
+  }
+}
+
+async function* exportedDocuments(file: string, share: FileShare): AsyncIterable<SourceItem> {
+  const name = path.basename(file);
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  stream.on('data', () => (share.read = stream.bytesRead));
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let number = 0;
+  let array: JsonElements | undefined;
+  let element = 0;
+  for await (const line of lines) {
+    number++;
+    if (array === undefined && number === 1 && line.trimStart().startsWith('[')) array = new JsonElements();
+    if (array !== undefined) {
+      let texts: string[];
+      try {
+        texts = array.push(`${line}\n`);
+      } catch (error) {
+        // The array's structure is broken: nothing after this point can be placed.
+        yield { place: `${name} line ${number}`, error: `${reason(error)}; the rest of the file was not read` };
+        lines.close();
+        stream.destroy();
+        return;
+      }
+      for (const text of texts) yield parsed(text, `${name} element ${++element}`);
+      continue;
+    }
+    if (line.trim() === '') continue;
+    yield parsed(line, `${name} line ${number}`);
+  }
+  try {
+    array?.end();
+  } catch (error) {
+    yield { place: `${name} line ${number}`, error: reason(error) };
+  }
+}
