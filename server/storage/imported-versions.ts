@@ -38,7 +38,7 @@ interface Known {
  * than what the resource has by then joins its history only (VersionRow.past), so the newest
  * version stays the current one whatever order the versions arrive in. The event log hears of the
  * others as a write would have said them: the first version of a resource as its insert, the
- * next as updates, a deletion as one.
+ * next as updates, the deletion of a live resource as one.
  */
 export async function importVersions(db: Database, resources: ResourceStore, batch: readonly ImportedVersion[], options: { readonly dryRun?: boolean } = {}): Promise<ImportedBatch> {
   const byKind = new Map<string, Set<string>>();
@@ -83,8 +83,11 @@ export async function importVersions(db: Database, resources: ResourceStore, bat
         rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action: 'PUT', past: true });
         continue;
       }
+      // A deletion of a resource that is not live (UNIS marks every version of a deleted
+      // resource deleted) changes no current row and tells nobody anything: history only.
+      const silent = v.doc === null && !entry?.live;
       const action: ChangeAction = v.doc === null ? 'DELETE' : entry?.live ? 'PUT' : 'POST';
-      rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action, fresh: entry === undefined });
+      rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action, ...(silent ? { past: true } : { fresh: entry === undefined }) });
       known.set(key, { versions: entry?.versions.add(v.ts) ?? new Set([v.ts]), newest: v.ts, live: v.doc !== null });
     }
     if (rows.length > 0 && !options.dryRun) await db.dialect.history.storeVersions(trx, rows);

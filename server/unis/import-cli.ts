@@ -24,7 +24,7 @@ import { mongoExportFolder } from './sources/mongo-export.js';
 import type { Source } from './sources/source.js';
 import { unisHttp } from './sources/unis-http.js';
 
-const USAGE = `usage: npm run import -- --from <source> [--rebase <old base>]… [--dry-run] [--batch N]
+const USAGE = `usage: npm run import -- --from <source> [--rebase <old base>]… [--dry-run] [--keep-ttl] [--batch N]
        (or: npm start -- import --from <source> …)
 
 Imports a UNIS registry into the database of DATABASE_URL: every stored version of every
@@ -39,6 +39,8 @@ keep running meanwhile on PostgreSQL (on SQLite, stop the server first or run it
                       onto PUBLIC_URL (may be given several times; default: the bases the
                       stored selfRefs show)
   --dry-run           read, check and count; write nothing
+  --keep-ttl          register series with the ttl UNIS stored (UNIS never applied it; by
+                      default they come in with ttl 0 and keep every point)
   --batch N           versions per transaction (default 2000)
   --help              this text
 
@@ -69,11 +71,11 @@ async function sourceOf(from: string): Promise<Source> {
 
 /** Run the command with `args` (after `import`); its exit code. */
 export async function runImportCommand(args: readonly string[]): Promise<number> {
-  let values: { from?: string; rebase?: string[]; 'dry-run'?: boolean; batch?: string; help?: boolean };
+  let values: { from?: string; rebase?: string[]; 'dry-run'?: boolean; 'keep-ttl'?: boolean; batch?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { from: { type: 'string' }, rebase: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' }, batch: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { from: { type: 'string' }, rebase: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' }, 'keep-ttl': { type: 'boolean' }, batch: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
     console.error(`error: ${(error as Error).message.split('\n')[0]!}\n\n${USAGE}`);
@@ -104,6 +106,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
       source,
       rebase: values.rebase ?? [],
       dryRun: values['dry-run'] === true,
+      keepTtl: values['keep-ttl'] === true,
       batchSize: batch,
       listener: {
         refused: (r) => lines.push(refusalLine(r)),

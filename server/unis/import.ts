@@ -43,6 +43,12 @@ export interface ImportOptions {
   readonly dryRun: boolean;
   /** Versions per write job (one transaction). */
   readonly batchSize: number;
+  /**
+   * Register series with the ttl UNIS stored. UNIS never applied it (its points went only when
+   * the capped collection was full), so by default a series comes in with ttl 0 and keeps every
+   * point, as it answered them on UNIS.
+   */
+  readonly keepTtl?: boolean;
   readonly listener: ImportListener;
 }
 
@@ -81,7 +87,10 @@ export async function runImport(target: ImportTarget, options: ImportOptions): P
       await run.points((current = collection), count(collection.name, 'points'));
       continue;
     }
-    count(collection.name, 'skipped').note = BOOKKEEPING[collection.name] ?? (collection.name.startsWith('system.') ? "MongoDB's own" : collection.capped ? 'the points of a series with no registration in events_cache' : 'no kind of this service holds it');
+    const skipped = count(collection.name, 'skipped');
+    skipped.note = BOOKKEEPING[collection.name] ?? (collection.name.startsWith('system.') ? "MongoDB's own" : collection.capped ? 'the points of a series with no registration in events_cache' : 'no kind of this service holds it');
+    // Counted, so the report says how much was left behind.
+    for await (const item of collection.items()) if ('document' in item) skipped.read++;
   }
   options.listener.progress(counts, undefined);
   return { source: options.source.description, dryRun: options.dryRun, collections: counts, rebased: rebase.known(), seconds: (performance.now() - started) / 1000 };
@@ -190,7 +199,11 @@ class ImportRun {
         continue;
       }
       const size = Number(document.collection_size);
-      const ttl = Number(document.ttl ?? 0);
+      const stored = Number(document.ttl ?? 0);
+      const ttl = this.options.keepTtl ? stored : 0;
+      if (!this.options.keepTtl && Number.isFinite(stored) && stored > 0) {
+        count.note = `${count.note === undefined ? '' : `${count.note}; `}${mid} had ttl ${stored} s, which UNIS never applied: imported with ttl 0 (--keep-ttl keeps it)`;
+      }
       const registration = {
         mid,
         metadataUrl: this.rebase.address(url ?? `${this.rebase.known()[0] ?? ''}/metadata/${mid}`),

@@ -4,7 +4,7 @@ export interface CollectionCount {
   readonly collection: string;
   /** What it was read as: `resources`, `series`, `points`, or `skipped`. */
   readonly role: string;
-  /** Why it was skipped. */
+  /** Why it was skipped, or what changed on the way. */
   note?: string;
   /** Documents (versions, registrations, points) read. */
   read: number;
@@ -60,7 +60,7 @@ export function reportTable(report: ImportReport): string {
   const rate = report.seconds > 0 ? ` (${Math.round(total.read / report.seconds).toLocaleString('en-US')} a second)` : '';
   const lines = [line(rows[0]!), ...rows.slice(1, -1).map(line), line(rows[rows.length - 1]!)];
   lines.push('');
-  for (const c of report.collections) if (c.note !== undefined) lines.push(`${c.collection} was skipped: ${c.note}`);
+  for (const c of report.collections) if (c.note !== undefined) lines.push(`${c.collection}${c.role === 'skipped' ? ' was skipped' : ''}: ${c.note}`);
   lines.push(`${report.dryRun ? 'dry run, nothing written: ' : ''}${total.read.toLocaleString('en-US')} read from ${report.source} in ${report.seconds.toFixed(1)} s${rate}`);
   if (report.rebased.length > 0) lines.push(`references rebased from ${report.rebased.join(', ')}`);
   if (total.refused > 0) lines.push(`${total.refused.toLocaleString('en-US')} refused by this service's schemas were imported all the same (listed above; npm run check-data lists the current ones)`);

@@ -30,7 +30,8 @@ describe('command line and start failures', function () {
   this.timeout(60_000);
 
   const helps: [string, { args: readonly string[]; want: RegExp }][] = [
-    ['npm start -- --help', { args: [START, '--help'], want: /^usage: npm start \[-- --workers N \| --check-data \[--json\] \| --version \| --help\][\s\S]*DATABASE_URL[\s\S]*CORS_ORIGINS/ }],
+    ['npm start -- --help', { args: [START, '--help'], want: /^usage: npm start \[-- --workers N \| --check-data \[--json\] \| import … \| export … \| --version \| --help\][\s\S]*DATABASE_URL[\s\S]*CORS_ORIGINS[\s\S]*import --from/ }],
+    ['npm run import -- --help', { args: [START, 'import', '--help'], want: /^usage: npm run import -- --from <source>[\s\S]*--rebase[\s\S]*--dry-run[\s\S]*Exit code/ }],
     ['npm run check-data -- --help', { args: [START, '--check-data', '--help'], want: /^usage: npm run check-data[\s\S]*--json[\s\S]*Exit code/ }],
     ['npm run generate -- --help', { args: [...GENERATE, '--help'], want: /^usage: npm run generate[\s\S]*--check[\s\S]*--watch/ }],
     ['npm run token -- --help', { args: [...TOKEN, '--help'], want: /^usage: npm run token[\s\S]*--scopes/ }],
