@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle,federation]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle,federation,import]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -34,9 +34,10 @@ import { timeRows } from './rows/time.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { federationRows } from './rows/federation.js';
+import { importRows } from './rows/import.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation', 'import'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -95,6 +96,7 @@ async function main(): Promise<number> {
   if (only.has('generate')) rows.push(...generateRows(ctx));
   if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
   if (only.has('federation')) rows.push(...(await federationRows(ctx, DN)));
+  if (only.has('import')) rows.push(...(await importRows(ctx)));
 
   const m = machine();
   const minutes = (performance.now() - started) / 60_000;

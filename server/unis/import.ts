@@ -65,6 +65,7 @@ const PROGRESS_EVERY = 1_000;
  */
 export async function runImport(target: ImportTarget, options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
+  const memoryAtStart = process.memoryUsage.rss();
   const rebase = new Rebase(target.representations.addresses.baseUrl, [...(options.source.base ? [options.source.base] : []), ...options.rebase], options.rebase.length === 0);
   const counts: CollectionCount[] = [];
   const collections = await options.source.collections();
@@ -93,7 +94,15 @@ export async function runImport(target: ImportTarget, options: ImportOptions): P
     for await (const item of collection.items()) if ('document' in item) skipped.read++;
   }
   options.listener.progress(counts, undefined);
-  return { source: options.source.description, dryRun: options.dryRun, collections: counts, rebased: rebase.known(), seconds: (performance.now() - started) / 1000 };
+  return {
+    source: options.source.description,
+    dryRun: options.dryRun,
+    collections: counts,
+    rebased: rebase.known(),
+    seconds: (performance.now() - started) / 1000,
+    // maxRSS is in KiB.
+    memory: { start: memoryAtStart, peak: Math.max(memoryAtStart, process.resourceUsage().maxRSS * 1024) },
+  };
 }
 
 /** A version read and made ready to store, with what the schemas said of it. */
@@ -134,7 +143,10 @@ class ImportRun {
         this.unreadable(count, item.place, item.error);
         continue;
       }
-      const document = fromMongo(item.document);
+      // Its base learned first, so that its own references move with it.
+      const raw = item.document;
+      if (typeof raw.id === 'string' || typeof raw.id === 'number') this.rebase.learn(raw.selfRef, collection.name, String(raw.id));
+      const document = fromMongo(raw, this.rebase.member);
       const id = typeof document.id === 'string' ? document.id : typeof document.id === 'number' ? String(document.id) : undefined;
       const ts = document.ts;
       if (id === undefined || id === '') {
@@ -145,7 +157,6 @@ class ImportRun {
         this.unreadable(count, item.place, `"${id}": no ts, or not a whole number of microseconds`);
         continue;
       }
-      this.rebase.learn(document.selfRef, collection.name, id);
       batch.push(this.prepared(kind, collection.name, id, ts, document));
       if (batch.length >= this.options.batchSize) {
         await this.store(batch, count);
@@ -159,7 +170,7 @@ class ImportRun {
   private prepared(kind: KindDescriptor, collection: string, id: string, ts: number, document: Record<string, unknown>): Prepared {
     if (document.$status === 'DELETED') return { version: { kind: collection, id, ts, doc: null } };
     const representations = this.target.representations;
-    const incoming = representations.incoming(kind, this.rebase.apply(document), '');
+    const incoming = representations.incoming(kind, document, '');
     const version = { kind: collection, id, ts, doc: JSON.stringify(representations.stored(id, ts, incoming.body)) };
     const first = incoming.issues[0];
     return first ? { version, refusal: { collection, id, ts, pointer: first.path, message: first.message } } : { version };

@@ -22,20 +22,30 @@ export function escapeKey(key: string): string {
   return dotless.startsWith('$') ? `\\${dotless}` : dotless;
 }
 
-/** `value` with every object key at any depth changed by `rename`; arrays and scalars keep their shape. */
-function renamed(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => renamed(item, rename));
+/** Changes a string member on the way (its key as written): the same string when nothing changes. */
+export type StringRewrite = (key: string, value: string) => string;
+
+/** `value` with every object key at any depth changed by `rename`, and each string member by `rewrite`; arrays and scalars keep their shape. */
+function renamed(value: unknown, rename: (key: string) => string, rewrite?: StringRewrite): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, rename, rewrite));
   if (value === null || typeof value !== 'object') return value;
   // A value MongoDB's types give (ObjectId, Date, Decimal128): its JSON form.
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.parse(JSON.stringify(value)) as unknown;
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) defineMember(out, rename(key), renamed(member, rename));
+  for (const [key, member] of Object.entries(value)) {
+    const name = rename(key);
+    defineMember(out, name, typeof member === 'string' ? (rewrite ? rewrite(name, member) : member) : renamed(member, rename, rewrite));
+  }
   return out;
 }
 
-/** A stored UNIS document as UNIS answers it: keys unescaped at every depth, MongoDB's `_id` dropped. */
-export function fromMongo(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out = renamed(document, unescapeKey) as Record<string, unknown>;
+/**
+ * A stored UNIS document as UNIS answers it: keys unescaped at every depth, MongoDB's `_id`
+ * dropped; `rewrite`, when given, changes string members in the same walk (the import rebases
+ * references there: one copy of the document instead of two).
+ */
+export function fromMongo(document: Readonly<Record<string, unknown>>, rewrite?: StringRewrite): Record<string, unknown> {
+  const out = renamed(document, unescapeKey, rewrite) as Record<string, unknown>;
   delete out._id;
   return out;
 }

@@ -1,5 +1,3 @@
-import { defineMember } from '../wire/representation.js';
-
 /**
  * References into the old service moved onto this one (rest-contract §14): every `href` (and
  * `selfRef`) whose value starts with an old base gets this service's base instead. Only those
@@ -46,17 +44,8 @@ export class Rebase {
     return value;
   }
 
-  /** `value` with every `href` and `selfRef` member at any depth rebased (a new object where anything changed). */
-  apply(value: unknown): unknown {
-    if (this.bases.size === 0) return value;
-    if (Array.isArray(value)) return value.map((item) => this.apply(item));
-    if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) {
-      defineMember(out, key, (key === 'href' || key === 'selfRef') && typeof member === 'string' ? this.address(member) : this.apply(member));
-    }
-    return out;
-  }
+  /** A string member as the import keeps it: an `href` or `selfRef` rebased, anything else as it is (a StringRewrite). */
+  readonly member = (key: string, value: string): string => ((key === 'href' || key === 'selfRef') && this.bases.size > 0 ? this.address(value) : value);
 }
 
 function trimmed(base: string): string {

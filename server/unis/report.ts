@@ -42,7 +42,11 @@ export interface ImportReport {
   /** The old bases whose references were moved onto this service's. */
   readonly rebased: readonly string[];
   readonly seconds: number;
+  /** The process's resident memory when reading began, and its peak over the run (bytes). */
+  readonly memory: { readonly start: number; readonly peak: number };
 }
+
+const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MiB`;
 
 const COLUMNS = ['read', 'imported', 'skipped', 'refused', 'unreadable'] as const;
 
@@ -62,6 +66,7 @@ export function reportTable(report: ImportReport): string {
   lines.push('');
   for (const c of report.collections) if (c.note !== undefined) lines.push(`${c.collection}${c.role === 'skipped' ? ' was skipped' : ''}: ${c.note}`);
   lines.push(`${report.dryRun ? 'dry run, nothing written: ' : ''}${total.read.toLocaleString('en-US')} read from ${report.source} in ${report.seconds.toFixed(1)} s${rate}`);
+  lines.push(`memory: ${mib(report.memory.start)} when reading began, peak ${mib(report.memory.peak)}`);
   if (report.rebased.length > 0) lines.push(`references rebased from ${report.rebased.join(', ')}`);
   if (total.refused > 0) lines.push(`${total.refused.toLocaleString('en-US')} refused by this service's schemas were imported all the same (listed above; npm run check-data lists the current ones)`);
   if (total.unreadable > 0) lines.push(`${total.unreadable.toLocaleString('en-US')} could not be read (named above): exit code 1`);

@@ -26,7 +26,10 @@ export async function mongoExportFolder(folder: string): Promise<Source> {
 /** One exported text as a document, or why not. */
 function parsed(text: string, place: string): SourceItem {
   try {
-    const value: unknown = EJSON.parse(text, { relaxed: true });
+    // UNIS escapes every key that starts with `$`, so a `"$` in the text is an Extended JSON
+    // type wrapper (`{"$oid": …}`, `{"$numberLong": …}`): only then is EJSON's slower reviver
+    // needed (or a string that holds `"$`, which EJSON reads alike).
+    const value: unknown = text.includes('"$') ? EJSON.parse(text, { relaxed: true }) : JSON.parse(text);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { place, error: 'not a JSON object' };
     return { place, document: value as Record<string, unknown> };
   } catch (error) {
