@@ -28,6 +28,7 @@ import { syncFieldIndexes } from './storage/indexes.js';
 import { MeasurementStore } from './storage/measurements/store.js';
 import { keepStatistics } from './storage/statistics.js';
 import { CurrentCache } from './storage/current-cache.js';
+import { watchOutsideWrites } from './storage/outside-writes.js';
 import { ResourceStore } from './storage/resource-store.js';
 import { ServiceFacts } from './storage/service-facts.js';
 import { StartLock } from './storage/start-lock.js';
@@ -155,12 +156,17 @@ function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void 
  * only writer (Connections.aloneMeansSoleWriter: SQLite), and by cluster workers while nobody
  * commits (where KeyReader.commits can tell); none on PostgreSQL or with READ_CACHE_MB=0.
  */
-function readCache(database: Database, config: Config, role: Role): CurrentCache | undefined {
+function readCache(database: Database, config: Config, role: Role): { cache?: CurrentCache; stop(): void } {
   const budget = config.readCacheMb * 1024 * 1024;
-  if (budget === 0) return undefined;
-  if (role === 'single') return database.dialect.connections.aloneMeansSoleWriter ? new CurrentCache(budget) : undefined;
+  if (budget === 0) return { stop: () => undefined };
+  if (role === 'single') {
+    if (!database.dialect.connections.aloneMeansSoleWriter) return { stop: () => undefined };
+    // The only writer but for an import (npm run import): it says when it wrote.
+    const cache = new CurrentCache(budget);
+    return { cache, stop: watchOutsideWrites(database, () => cache.dropAll()) };
+  }
   const keys = database.keys;
-  return keys.commits ? new CurrentCache(budget, () => keys.commits!()) : undefined;
+  return keys.commits ? { cache: new CurrentCache(budget, () => keys.commits!()), stop: () => undefined } : { stop: () => undefined };
 }
 
 /** This process's metrics; a worker's scrape answers for the whole cluster (metrics/cluster.ts). */
@@ -182,7 +188,8 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   if (role === 'single') await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
-  const store = new ResourceStore(database, readCache(database, config, role));
+  const cached = readCache(database, config, role);
+  const store = new ResourceStore(database, cached.cache);
   const measurements = new MeasurementStore(database, store);
   const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);
@@ -282,6 +289,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
       await stopStatistics();
       await stopPruning();
       stopLoopDelay();
+      cached.stop();
       await subscriptions.close().catch((error: unknown) => logger.error({ err: error }, 'closing the subscriptions failed'));
       await database.close().catch((error: unknown) => logger.error({ err: error }, 'closing the database failed'));
       logger.info('stopped');

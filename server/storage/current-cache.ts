@@ -76,10 +76,15 @@ export class CurrentCache {
     this.drop(keyOf(kind, id));
   }
 
-  /** Drops everything if anyone committed since the last read (and so stops reads under way from keeping theirs). */
+  /** Drops everything if anyone committed since the last read. */
   private catchUp(commits: number | undefined): void {
     if (commits === this.seen) return;
     this.seen = commits;
+    this.dropAll();
+  }
+
+  /** Drops everything, and stops reads under way from keeping theirs (another process wrote: storage/outside-writes.ts). */
+  dropAll(): void {
     this.writes++;
     this.entries.clear();
     this.characters = 0;

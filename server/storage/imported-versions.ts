@@ -3,6 +3,7 @@ import type { VersionRow } from './dialect.js';
 import { rowsOf } from './events.js';
 import type { ResourceStore } from './resource-store.js';
 import type { ChangeAction } from './events.js';
+import { markOutsideWrite } from './outside-writes.js';
 
 /** Ids per lookup statement: well under every dialect's bind-parameter limit. */
 const LOOKUP_CHUNK = 500;
@@ -93,7 +94,11 @@ export async function importVersions(db: Database, resources: ResourceStore, bat
       rows.push({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, action, ...(silent ? { past: true } : { fresh: entry === undefined }) });
       known.set(key, { versions: entry?.versions.add(v.ts) ?? new Set([v.ts]), newest: v.ts, live: v.doc !== null });
     }
-    if (rows.length > 0 && !options.dryRun) await db.dialect.history.storeVersions(trx, rows);
+    if (rows.length > 0 && !options.dryRun) {
+      await db.dialect.history.storeVersions(trx, rows);
+      // A server that keeps what it read in memory (SQLite) learns of it within a second.
+      await markOutsideWrite(statements, trx);
+    }
   });
   return { stored };
 }

@@ -29,8 +29,7 @@ const USAGE = `usage: npm run import -- --from <source> [--rebase <old base>]…
 
 Imports a UNIS registry into the database of DATABASE_URL: every stored version of every
 collection with its id and ts, the /events registrations and their data points. Servers may
-keep running meanwhile on PostgreSQL (on SQLite, stop the server first or run it with
---workers; see docs/moving-from-unis.md).
+keep running on the database meanwhile (docs/moving-from-unis.md).
 
   --from <source>     a running UNIS (http:// or https:// base URL), a folder of mongoexport
                       files (<collection>.json: JSON lines or one array, Extended JSON v1 or v2),

@@ -3,8 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
-import { get } from '../helpers/http.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { get, post } from '../helpers/http.js';
 import { projectRoot } from '../helpers/paths.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { importCommand, reportRow, startCommand, writeSource, type StoredCollection } from '../helpers/unis-registry.js';
@@ -309,25 +309,37 @@ describe('moving from UNIS: npm run import', function () {
     });
   });
 
-  if (engine === 'postgres') {
-    it('imports while a server runs on the same database: it answers the imported versions and its subscribers hear them', async () => {
-      const database = await createTestDatabase();
-      const server = await serverOn(database);
-      try {
-        const events = await fetch(`${server.url}/nodes`, { headers: { Accept: 'text/event-stream' } });
-        const reader = events.body!.getReader();
-        const outcome = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'));
-        assert.equal(outcome.code, 0, outcome.stderr);
-        await assertImported(server.url);
-        let text = '';
-        const decoder = new TextDecoder();
-        while (!text.includes('node-sea')) text += decoder.decode((await reader.read()).value, { stream: true });
-        await reader.cancel();
-        assert.match(text, /"id": ?"node-sea"/);
-      } finally {
-        await server.stop();
-        await database.drop();
+  it('imports while a server runs on the same database: it answers the imported versions and its subscribers hear them', async () => {
+    const database = await createTestDatabase();
+    const server = await serverOn(database);
+    const source = await writeSource('mongoexport lines, Extended JSON v2 relaxed', [
+      // A version newer than the one the server stores and has read (so keeps in memory, on SQLite).
+      { name: 'nodes', documents: [{ _id: 'kept:1', id: 'kept', ts: Date.now() * 1000 + 60_000_000, '\\$schema': 'http://unis.crest.iu.edu/schema/20160630/node#', name: 'from UNIS' }] },
+    ]);
+    try {
+      const events = await fetch(`${server.url}/nodes`, { headers: { Accept: 'text/event-stream' } });
+      const reader = events.body!.getReader();
+      const outcome = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'));
+      assert.equal(outcome.code, 0, outcome.stderr);
+      await assertImported(server.url);
+      assert.equal((await post(`${server.url}/nodes`, { id: 'kept', name: 'written here' })).status, 201);
+      assert.equal((await get(`${server.url}/nodes/kept`, JSON_ACCEPT)).body.name, 'written here');
+      assert.equal((await importCommand(database, PUBLIC, '--from', source)).code, 0);
+      // Within a second or so (the server looks for writes from outside once a second).
+      const deadline = Date.now() + 10_000;
+      while ((await get(`${server.url}/nodes/kept`, JSON_ACCEPT)).body.name !== 'from UNIS') {
+        assert.ok(Date.now() < deadline, 'the server answers the imported version of a resource it had read');
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    });
-  }
+      let text = '';
+      const decoder = new TextDecoder();
+      while (!text.includes('node-sea')) text += decoder.decode((await reader.read()).value, { stream: true });
+      await reader.cancel();
+      assert.match(text, /"id": ?"node-sea"/);
+    } finally {
+      await server.stop();
+      await rm(source, { recursive: true, force: true });
+      await database.drop();
+    }
+  });
 });
