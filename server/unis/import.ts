@@ -173,7 +173,8 @@ class ImportRun {
 
   /**
    * The `/events` registrations (UNIS's `events_cache`: `id` the mid, `metadata_URL`,
-   * `collection_size`, `ttl`). A series registered already with the same cap and ttl is skipped.
+   * `collection_size`, `ttl`, `ts`), each new series with its `ts`. A series registered already
+   * with the same cap and ttl is skipped.
    */
   async series(collection: SourceCollection, count: CollectionCount, mids: Set<string>): Promise<void> {
     for await (const item of collection.items()) {
@@ -204,7 +205,9 @@ class ImportRun {
         count.skipped++;
         continue;
       }
-      if (!this.options.dryRun) await this.target.measurements.register(registration);
+      // The registration's own ts (µs), which GET /events answers, as UNIS stored it.
+      const ts = document.ts;
+      if (!this.options.dryRun) await this.target.measurements.register(registration, typeof ts === 'number' && Number.isSafeInteger(ts) && ts >= 0 ? ts : undefined);
       count.imported++;
     }
   }
