@@ -116,7 +116,8 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
   let database: Database | undefined;
   try {
     const config = loadConfig(process.env);
-    const folder = path.resolve(values.to);
+    // `npm run` runs in the project's folder; a relative --to is meant from where npm was started.
+    const folder = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.to);
     const problem = await folderProblem(folder, values.force === true);
     if (problem !== undefined) {
       console.error(`error: ${problem}`);

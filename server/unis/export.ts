@@ -91,7 +91,7 @@ export async function runExport(source: ExportSource, options: ExportOptions): P
   for (const s of series) {
     const problem = fileNameProblem(s.mid, collections);
     if (problem !== undefined) {
-      const entry = { collection: s.mid, message: `its ${s.points.toLocaleString('en-US')} points were not exported: ${problem}` };
+      const entry = { collection: s.mid, message: `${s.points.toLocaleString('en-US')} ${s.points === 1 ? 'point' : 'points'} left out: ${problem}` };
       notExported.push(entry);
       options.listener?.notExported(entry);
       continue;
