@@ -38,7 +38,10 @@ SQLite file data/topocat.sqlite). Settings come from the environment; the main o
 Every setting and its default: README.md, "Configuration".`;
 
 // `npm start -- import …`, `npm start -- export …` (npm run import, npm run export): commands, not a server.
-const command = process.argv[2] === 'import' ? await import('./unis/import-cli.js').then((m) => m.runImportCommand) : undefined;
+const command =
+  process.argv[2] === 'import' ? await import('./unis/import-cli.js').then((m) => m.runImportCommand)
+  : process.argv[2] === 'export' ? await import('./unis/export-cli.js').then((m) => m.runExportCommand)
+  : undefined;
 if (command) {
   const code = await command(process.argv.slice(3));
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { kinds } from '../../generated/rest/kinds.js';
 import { ConfigError, loadConfig } from '../config.js';
@@ -56,10 +57,12 @@ async function write(text: string): Promise<void> {
 }
 
 /** The source `--from` names. */
-async function sourceOf(from: string): Promise<Source> {
-  if (/^https?:\/\//i.test(from)) return unisHttp(from);
+async function sourceOf(given: string): Promise<Source> {
+  if (/^https?:\/\//i.test(given)) return unisHttp(given);
+  // `npm run` runs in the project's folder; a relative path is meant from where npm was started.
+  const from = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
   const info = await stat(from).catch(() => undefined);
-  if (!info?.isDirectory()) throw new Error(`--from ${from}: neither an http(s):// URL nor a folder`);
+  if (!info?.isDirectory()) throw new Error(`--from ${given}: neither an http(s):// URL nor a folder`);
   try {
     return await mongoDumpFolder(from);
   } catch (error) {

@@ -133,16 +133,20 @@ class ImportRun {
     this.options.listener.unreadable({ collection: count.collection, place, message });
   }
 
-  /** Every version of one resource collection, in batches of one write job each. */
-  async resources(collection: SourceCollection, kind: KindDescriptor, count: CollectionCount): Promise<void> {
-    let batch: Prepared[] = [];
+  /** The readable documents of a collection, each counted as read; the others counted and told as unreadable. */
+  private async *documents(collection: SourceCollection, count: CollectionCount): AsyncIterable<{ readonly place: string; readonly document: Readonly<Record<string, unknown>> }> {
     for await (const item of collection.items()) {
       count.read++;
       this.tick();
-      if ('error' in item) {
-        this.unreadable(count, item.place, item.error);
-        continue;
-      }
+      if ('error' in item) this.unreadable(count, item.place, item.error);
+      else yield item;
+    }
+  }
+
+  /** Every version of one resource collection, in batches of one write job each. */
+  async resources(collection: SourceCollection, kind: KindDescriptor, count: CollectionCount): Promise<void> {
+    let batch: Prepared[] = [];
+    for await (const item of this.documents(collection, count)) {
       // Its base learned first, so that its own references move with it.
       const raw = item.document;
       if (typeof raw.id === 'string' || typeof raw.id === 'number') this.rebase.learn(raw.selfRef, collection.name, String(raw.id));
@@ -193,15 +197,11 @@ class ImportRun {
 
   /**
    * The `/events` registrations (UNIS's `events_cache`: `id` the mid, `metadata_URL`,
-   * `collection_size`, `ttl`). A series registered already with the same cap and ttl is skipped.
+   * `collection_size`, `ttl`, `ts`), each new series with its `ts`. A series registered already
+   * with the same cap and ttl is skipped.
    */
   async series(collection: SourceCollection, count: CollectionCount, mids: Set<string>): Promise<void> {
-    for await (const item of collection.items()) {
-      count.read++;
-      if ('error' in item) {
-        this.unreadable(count, item.place, item.error);
-        continue;
-      }
+    for await (const item of this.documents(collection, count)) {
       const document = fromMongo(item.document);
       const url = typeof document.metadata_URL === 'string' ? document.metadata_URL : undefined;
       const mid = typeof document.id === 'string' && document.id !== '' ? document.id : url?.split('/').filter((s) => s !== '').pop();
@@ -228,7 +228,9 @@ class ImportRun {
         count.skipped++;
         continue;
       }
-      if (!this.options.dryRun) await this.target.measurements.register(registration);
+      // The registration's own ts (µs), which GET /events answers, as UNIS stored it.
+      const ts = document.ts;
+      if (!this.options.dryRun) await this.target.measurements.register(registration, typeof ts === 'number' && Number.isSafeInteger(ts) && ts >= 0 ? ts : undefined);
       count.imported++;
     }
   }
@@ -254,13 +256,7 @@ class ImportRun {
       }
       batch = [];
     };
-    for await (const item of collection.items()) {
-      count.read++;
-      this.tick();
-      if ('error' in item) {
-        this.unreadable(count, item.place, item.error);
-        continue;
-      }
+    for await (const item of this.documents(collection, count)) {
       const point = fromMongo(item.document);
       if (typeof point.ts !== 'number' || !Number.isFinite(point.ts)) {
         this.unreadable(count, item.place, 'a data point has a numeric ts');

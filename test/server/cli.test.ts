@@ -33,6 +33,7 @@ describe('command line and start failures', function () {
     ['npm start -- --help', { args: [START, '--help'], want: /^usage: npm start \[-- --workers N \| --check-data \[--json\] \| import … \| export … \| --version \| --help\][\s\S]*DATABASE_URL[\s\S]*CORS_ORIGINS[\s\S]*import --from/ }],
     ['npm run import -- --help', { args: [START, 'import', '--help'], want: /^usage: npm run import -- --from <source>[\s\S]*--rebase[\s\S]*--dry-run[\s\S]*Exit code/ }],
     ['npm run check-data -- --help', { args: [START, '--check-data', '--help'], want: /^usage: npm run check-data[\s\S]*--json[\s\S]*Exit code/ }],
+    ['npm run export -- --help', { args: [START, 'export', '--help'], want: /^usage: npm run export -- --to <dir>[\s\S]*mongoimport[\s\S]*Exit code/ }],
     ['npm run generate -- --help', { args: [...GENERATE, '--help'], want: /^usage: npm run generate[\s\S]*--check[\s\S]*--watch/ }],
     ['npm run token -- --help', { args: [...TOKEN, '--help'], want: /^usage: npm run token[\s\S]*--scopes/ }],
   ];
@@ -49,6 +50,7 @@ describe('command line and start failures', function () {
     ['generate with an unknown option', { args: [...GENERATE, '--chek'], want: /^error: Unknown option '--chek'/ }],
     ['token with an unknown option', { args: [...TOKEN, '--nmae', 'x'], want: /^error: Unknown option '--nmae'/ }],
     ['check-data with an unknown option', { args: [START, '--check-data', '--jsno'], want: /^error: Unknown option '--jsno'/ }],
+    ['export with an unknown option', { args: [START, 'export', '--too', 'x'], want: /^error: Unknown option '--too'/ }],
   ];
   for (const [name, { args, want }] of mistakes) {
     it(`${name}: exit 2, a first line that says what is wrong, no stack`, async () => {

@@ -134,16 +134,21 @@ export class MeasurementStore {
     };
   }
 
-  /** Register a series, or change the cap and ttl of a registered one (its points then obey them). */
-  async register(registration: SeriesRegistration): Promise<{ readonly series: Series; readonly created: boolean }> {
+  /**
+   * Register a series, or change the cap and ttl of a registered one (its points then obey them).
+   * `registeredAt`: when a new series was registered where it comes from (an import: UNIS's
+   * `events_cache` keeps it, and `GET /events` answers it as the series' `ts`); now otherwise.
+   */
+  async register(registration: SeriesRegistration, registeredAt?: number): Promise<{ readonly series: Series; readonly created: boolean }> {
     const now = nowMicros();
     return this.write(async (trx) => {
       await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [registration.mid]);
       const [row] = (await this.run(trx, this.sql.series, [registration.mid])).rows as readonly SeriesRow[];
       const columns = [registration.metadataUrl, registration.collectionSize, registration.ttl, registration.datumSchema];
       if (!row) {
-        await this.run(trx, `INSERT INTO ${SERIES} (metadata_url, collection_size, ttl, datum_schema, points, ts, mid) VALUES (?, ?, ?, ?, 0, ?, ?)`, [...columns, now, registration.mid]);
-        return { series: { ...registration, points: 0, ts: now }, created: true };
+        const ts = registeredAt ?? now;
+        await this.run(trx, `INSERT INTO ${SERIES} (metadata_url, collection_size, ttl, datum_schema, points, ts, mid) VALUES (?, ?, ?, ?, 0, ?, ?)`, [...columns, ts, registration.mid]);
+        return { series: { ...registration, points: 0, ts }, created: true };
       }
       const before = seriesOf(row);
       const points = before.points - (await this.prune(trx, registration.mid, before.points, registration.collectionSize, expiryCutoff(registration.ttl, now)));

@@ -1,0 +1,155 @@
+/**
+ * `npm run export -- --to <dir>` (also `npm start -- export …`): the registry, every version, and
+ * the measurement series in `mongoexport` form, for `mongoimport` into a UNIS database
+ * (docs/moving-from-unis.md, "Export back to UNIS").
+ */
+import { once } from 'node:events';
+import { mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { kinds } from '../../generated/rest/kinds.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { registerKind } from '../federation/register-kind.js';
+import { createLogger } from '../log.js';
+import { describeDatabase } from '../storage/dialects/urls.js';
+import { openDatabase, type Database } from '../storage/database.js';
+import { MeasurementStore } from '../storage/measurements/store.js';
+import { ResourceStore } from '../storage/resource-store.js';
+import { ServiceFacts } from '../storage/service-facts.js';
+import { OwnAddresses } from '../wire/addresses.js';
+import { Representations } from '../wire/representation.js';
+import { runExport } from './export.js';
+import { exportTable, notExportedLine, type ExportCount } from './export-report.js';
+
+const USAGE = `usage: npm run export -- --to <dir> [--force]
+       (or: npm start -- export --to <dir> …)
+
+Exports the registry in the database of DATABASE_URL as mongoexport files that mongoimport
+loads into a UNIS database, one per collection:
+
+  <collection>.json   every stored version of every resource, deletions included (a version
+                      marked "\\$status": "DELETED"), in (id, ts) order, as UNIS stores them:
+                      _id "<id>:<ts>", keys escaped (\\$schema, $DOT$), selfRef and $schema as
+                      this service answers them (PUBLIC_URL, SCHEMA_BASE)
+  events_cache.json   the /events registrations
+  <mid>.json          each series' live data points, oldest first
+
+Each file is JSON lines (relaxed Extended JSON v2, as mongoexport writes by default), written
+as <name>.json.partial and renamed once complete. Load one with
+  mongoimport --db unis_db --collection <collection> --file <dir>/<collection>.json
+Importing the folder into an empty topocat (npm run import -- --from <dir>) gives back the
+same answers. Servers may keep running meanwhile; what they write during the export may or
+may not be in it.
+
+  --to <dir>          the folder to write (made if missing); it must hold no files
+  --force             write into a folder that holds files: files of the same names are
+                      replaced, others are left as they are
+  --help              this text
+
+Prints a table: documents written per file, resources and deletions among the versions.
+
+Exit code: 0 when everything was exported, 1 when a series' points could not be (named; a mid
+that cannot be a file name), 2 when the export could not run.`;
+
+/** Lines that respect stdout's back-pressure. */
+async function write(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+}
+
+/** Why `folder` cannot take the export (made when missing), or undefined. */
+async function folderProblem(folder: string, force: boolean): Promise<string | undefined> {
+  try {
+    await mkdir(folder, { recursive: true });
+    const entries = await readdir(folder);
+    if (entries.length > 0 && !force) return `--to ${folder} holds files already (${entries.length.toLocaleString('en-US')}); choose an empty folder or add --force`;
+  } catch (error) {
+    return `--to ${folder}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return undefined;
+}
+
+/** The progress on stderr: one line redrawn on a terminal, a plain line every few seconds elsewhere. */
+function progress(): { update(counts: readonly ExportCount[]): void; clear(): void } {
+  const terminal = process.stderr.isTTY === true;
+  let last = performance.now();
+  let drawn = false;
+  return {
+    update(counts) {
+      const now = performance.now();
+      if (now - last < (terminal ? 200 : 5_000)) return;
+      last = now;
+      const current = counts.at(-1);
+      if (!current) return;
+      const total = counts.reduce((sum, c) => sum + c.written, 0);
+      const text = `${current.collection}.json: ${current.written.toLocaleString('en-US')} written; ${total.toLocaleString('en-US')} in all`;
+      if (terminal) {
+        process.stderr.write(`\r\x1b[K${text}`);
+        drawn = true;
+      } else {
+        process.stderr.write(`${text}\n`);
+      }
+    },
+    clear() {
+      if (drawn) process.stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
+
+/** Run the command with `args` (after `export`); its exit code. */
+export async function runExportCommand(args: readonly string[]): Promise<number> {
+  let values: { to?: string; force?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: [...args], options: { to: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    console.error(`error: ${(error as Error).message.split('\n')[0]!}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.to === undefined || values.to === '') {
+    console.error(`error: --to is required\n\n${USAGE}`);
+    return 2;
+  }
+  let database: Database | undefined;
+  try {
+    const config = loadConfig(process.env);
+    // `npm run` runs in the project's folder; a relative --to is meant from where npm was started.
+    const folder = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.to);
+    const problem = await folderProblem(folder, values.force === true);
+    if (problem !== undefined) {
+      console.error(`error: ${problem}`);
+      return 2;
+    }
+    database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent') });
+    const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
+    const resources = new ResourceStore(database);
+    const all = [...kinds, registerKind];
+    const shown = progress();
+    const report = await runExport(
+      { database, measurements: new MeasurementStore(database, resources), representations: new Representations(all, addresses), kinds: all },
+      {
+        folder,
+        listener: {
+          progress: (counts) => shown.update(counts),
+          notExported: (entry) => {
+            shown.clear();
+            process.stdout.write(`${notExportedLine(entry)}\n`);
+          },
+        },
+      },
+    );
+    shown.clear();
+    await write(`${report.notExported.length === 0 ? '' : '\n'}${exportTable(report)}`);
+    console.error(`exported from ${describeDatabase(config.databaseUrl)}`);
+    return report.notExported.length > 0 ? 1 : 0;
+  } catch (error) {
+    const reason = error instanceof ConfigError ? `configuration error: ${error.message}` : `the export could not run: ${error instanceof Error ? error.message : String(error)}`;
+    console.error(`error: ${reason}`);
+    return 2;
+  } finally {
+    await database?.close();
+  }
+}
