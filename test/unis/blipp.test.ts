@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { get, type Answer } from '../helpers/http.js';
+import type { Answer } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { wire } from '../helpers/wire.js';
 
@@ -176,12 +176,13 @@ describe('UNIS clients: BLiPP', function () {
     const again = await send('POST', '/data', msHeaders('http://unis.crest.iu.edu/schema/20160630/data#'), second);
     assert.deepEqual(again.body.series, [{ mid, stored: 1, duplicates: 2, expired: 0, dropped: 0 }]);
 
-    // The next _check_mids finds the series; the points read back, newest first, ts as sent.
+    // The next _check_mids finds the series; the points read back with its headers (UNIS form:
+    // oldest first, as UNIS answered them), ts as sent.
     const [summary] = (await send('GET', `/events?mids=${mid}`, plainHeaders, 'null')).body;
     assert.equal(summary.mid, mid);
     assert.equal(summary.count, 3);
-    const points = (await get(`${server.url}/data/${mid}`)).body as { ts: number; value: number }[];
-    assert.deepEqual(points.map((p) => p.value), [14.25, 13, 12.5]);
-    assert.deepEqual(points.map((p) => p.ts), [now * 10e5, (now - 1) * 10e5, (now - 2) * 10e5]);
+    const points = (await send('GET', `/data/${mid}`, plainHeaders, 'null')).body as { ts: number; value: number }[];
+    assert.deepEqual(points.map((p) => p.value), [12.5, 13, 14.25]);
+    assert.deepEqual(points.map((p) => p.ts), [(now - 2) * 10e5, (now - 1) * 10e5, now * 10e5]);
   });
 });
