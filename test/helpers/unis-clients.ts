@@ -17,48 +17,52 @@ export const PSJSON = 'application/perfsonar+json';
 export const unisSchema = (kind: string): string => `http://unis.crest.iu.edu/schema/20160630/${kind}#`;
 
 /** UNISrt's aiohttp calls (periscope-ps/UNISrt@5647648 `unis/rest/unis_client.py:249,517`). */
-const aiohttp: [string, string][] = [
+export const UNISRT_AIOHTTP: [string, string][] = [
   ['Content-Type', PSJSON],
   ['Accept', PSJSON],
   ['Accept-Encoding', 'gzip, deflate'],
   ['User-Agent', 'Python/3.11 aiohttp/3.8.4'],
 ];
 
-/** UNISrt's python-requests calls (`/about`, schemas: `unis_client.py:213-258`). */
-const requests: [string, string][] = [
+/** UNISrt's python-requests calls (`/about` with perfsonar+json in `Accept` and `Content-Type`, schemas with an `Accept` of any type: `unis_client.py:213-258`). */
+export const unisrtRequests = (accept: string, extra: [string, string][] = []): [string, string][] => [
   ['User-Agent', 'python-requests/2.28.1'],
   ['Accept-Encoding', 'gzip, deflate'],
-  ['Accept', PSJSON],
+  ['Accept', accept],
   ['Connection', 'keep-alive'],
-  ['Content-Type', PSJSON],
+  ...extra,
 ];
 
-/** BLiPP's PeriscopeClient.do_req for a collection of SCHEMAS (periscope-ps/blipp@002d08e `blipp/periscope_client.py:80-82`): no `;` before profile. */
-const blipp = (kind: string): [string, string][] => [
+const BLIPP_AGENT = 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0';
+
+/**
+ * BLiPP's PeriscopeClient.do_req (periscope-ps/blipp@002d08e `blipp/periscope_client.py:80-82`):
+ * for a collection of its SCHEMAS, perfsonar+json with the schema as `profile` after a space (no
+ * `;`); for any other (`events`, `data`), requests' own headers.
+ */
+export const blippHeaders = (schema: string | undefined): [string, string][] => [
   ['Connection', 'keep-alive'],
   ['Accept-Encoding', 'gzip, deflate'],
-  ['accept', PSJSON],
-  ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'],
-  ['content-type', `${PSJSON} profile=${unisSchema(kind)}`],
+  ...(schema ? ([['accept', PSJSON], ['User-Agent', BLIPP_AGENT], ['content-type', `${PSJSON} profile=${schema}`]] as [string, string][]) : ([['Accept', '*/*'], ['User-Agent', BLIPP_AGENT]] as [string, string][])),
 ];
 
-/** BLiPP's measurement-store client (`blipp/ms_client.py:27-62`): an Accept of any type. */
-const msClient = (schema: string): [string, string][] => [
-  ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'],
+/** BLiPP's measurement-store client (`blipp/ms_client.py:27-62`): an Accept of any type; a body's schema as `profile`. */
+export const msClientHeaders = (schema: string | undefined): [string, string][] => [
+  ['User-Agent', BLIPP_AGENT],
   ['Accept-Encoding', 'gzip, deflate'],
-  ['accept', '*/*'],
+  [schema ? 'accept' : 'Accept', '*/*'],
   ['Connection', 'keep-alive'],
-  ['content-type', `${PSJSON} profile=${schema}`],
+  ...(schema ? ([['content-type', `${PSJSON} profile=${schema}`]] as [string, string][]) : []),
 ];
 
 /** dlt-web's `request.get({url})`: no headers of its own (datalogistics/dlt-web@8eec5b2 `app/routes.js:340-405`). */
-const dltWeb: [string, string][] = [['Connection', 'close']];
+export const DLT_WEB: [string, string][] = [['Connection', 'close']];
 
 /** peri-js (periscope-ps/periscope@5e6df8e `peri-js/app/routes.js:146-183`): no Accept. */
-const periJs: [string, string][] = [['Content-type', PSJSON], ['connection', 'keep-alive']];
+export const PERI_JS: [string, string][] = [['Content-type', PSJSON], ['connection', 'keep-alive']];
 
 /** libunis-c (periscope-ps/libunis-c@9d997dc `src/curl_context.c:146-152`): lists in both. */
-const libunisC: [string, string][] = [
+export const LIBUNIS_C: [string, string][] = [
   ['Accept', 'text/html,application/json,application/perfsonar+json'],
   ['Content-type', 'application/json,application/perfsonar+json'],
 ];
@@ -66,13 +70,13 @@ const libunisC: [string, string][] = [
 /** The clients, by name; `kind` is the one BLiPP's profile names. */
 export function unisClients(kind: string): [string, ClientHeaders][] {
   return [
-    ['UNISrt (aiohttp)', { write: aiohttp, read: aiohttp, typed: false, unisBody: true }],
-    ['UNISrt (python-requests)', { write: requests, read: requests, typed: false, unisBody: true }],
-    ['BLiPP', { write: blipp(kind), read: blipp(kind), typed: false, unisBody: true }],
-    ['BLiPP ms_client', { write: msClient(unisSchema(kind)), read: msClient(unisSchema(kind)), typed: false, unisBody: true }],
-    ['dlt-web', { write: dltWeb, read: dltWeb, typed: false, unisBody: false }],
-    ['peri-js', { write: periJs, read: periJs, typed: false, unisBody: true }],
-    ['libunis-c', { write: libunisC, read: libunisC, typed: true, unisBody: true }],
+    ['UNISrt (aiohttp)', { write: UNISRT_AIOHTTP, read: UNISRT_AIOHTTP, typed: false, unisBody: true }],
+    ['UNISrt (python-requests)', { write: unisrtRequests(PSJSON, [['Content-Type', PSJSON]]), read: unisrtRequests(PSJSON, [['Content-Type', PSJSON]]), typed: false, unisBody: true }],
+    ['BLiPP', { write: blippHeaders(unisSchema(kind)), read: blippHeaders(unisSchema(kind)), typed: false, unisBody: true }],
+    ['BLiPP ms_client', { write: msClientHeaders(unisSchema(kind)), read: msClientHeaders(unisSchema(kind)), typed: false, unisBody: true }],
+    ['dlt-web', { write: DLT_WEB, read: DLT_WEB, typed: false, unisBody: false }],
+    ['peri-js', { write: PERI_JS, read: PERI_JS, typed: false, unisBody: true }],
+    ['libunis-c', { write: LIBUNIS_C, read: LIBUNIS_C, typed: true, unisBody: true }],
   ];
 }
 

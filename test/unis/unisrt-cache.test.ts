@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { Answer } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { SocketClient, StreamClient, type Frame } from '../helpers/subscribers.js';
-import { unisClients, unisSchema } from '../helpers/unis-clients.js';
+import { UNISRT_AIOHTTP, unisSchema } from '../helpers/unis-clients.js';
 import { eventually } from '../helpers/wait.js';
 import { wire } from '../helpers/wire.js';
 
-const aiohttp = unisClients('node')[0]![1].write;
+const aiohttp = UNISRT_AIOHTTP;
 
 /**
  * A UNISrt runtime as far as its cache goes (periscope-ps/UNISrt@5647648, unis-clients.md §2.1):
