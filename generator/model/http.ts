@@ -46,19 +46,33 @@ export const SERVER_PATHS: readonly ServerPath[] = [
 export interface ActionStatuses {
   readonly success: number;
   readonly errors: readonly number[];
+  /**
+   * How UNIS's clients are answered otherwise (rest-contract §3, §4), which the OpenAPI
+   * description of the action says. A request is in UNIS form when its `Accept` names neither
+   * `application/json` nor `application/topology+json` (server/wire/media.ts typedRequest); a
+   * body is in UNIS's media type when its `Content-Type` names `application/perfsonar+json`.
+   */
+  readonly unisForm?: string;
 }
+
+/** Who is answered in UNIS form, as the descriptions say it. */
+const UNIS_FORM = 'in UNIS form (an `Accept` that names neither `application/json` nor `application/topology+json`: none, `*/*`, `application/perfsonar+json`, what UNIS clients send)';
 
 /** Errors every collection operation can answer: credentials, a failure, an unreachable database. */
 export const ALWAYS: readonly number[] = [401, 500, 503];
 
 export const ACTION_STATUSES: Readonly<Record<RestAction, ActionStatuses>> = {
   // Writes answer 405 on a lookup: its collections are written at its instances (docs/federation.md).
-  create: { success: 201, errors: [400, 405, 406, 409, 412, 413, 415] },
+  create: { success: 201, errors: [400, 405, 406, 409, 412, 413, 415], unisForm: `An array of one element ${UNIS_FORM} is answered as UNIS answered it: the one object, with \`Location\`.` },
   list: { success: 200, errors: [400, 406] },
-  read: { success: 200, errors: [400, 404, 406] },
-  replace: { success: 201, errors: [400, 404, 405, 406, 409, 412, 413, 415] },
+  read: { success: 200, errors: [400, 404, 406], unisForm: `An unknown id is a 404 to typed requests; ${UNIS_FORM} it is UNIS's \`200 []\`.` },
+  replace: {
+    success: 201,
+    errors: [400, 404, 405, 406, 409, 412, 413, 415],
+    unisForm: 'A body whose `Content-Type` is UNIS\'s `application/perfsonar+json` updates as UNIS did: its members are set onto the newest representation, the members it does not name are kept, and the result is validated and stored as a new version.',
+  },
   patch: { success: 200, errors: [400, 404, 405, 406, 412, 413, 415] },
-  remove: { success: 204, errors: [400, 404, 405, 412] },
+  remove: { success: 204, errors: [400, 404, 405, 412], unisForm: `An unknown or deleted id is a 404 to typed requests and to a conditional one (\`If-Match\`); ${UNIS_FORM} it is UNIS's \`204\`.` },
 };
 
 /** The contract besides the error answers, as the model carries it. */

@@ -6,7 +6,7 @@ import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import { readJsonBody } from '../wire/body.js';
-import { contentTypeHeader, requestProfile, responseType } from '../wire/media.js';
+import { contentTypeHeader, requestProfile, responseType, typedRequest } from '../wire/media.js';
 import { malformedQuery, storageOutcome } from '../rest/request.js';
 import { streamArray } from '../rest/respond.js';
 import { NEWEST_MAX, PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
@@ -27,9 +27,13 @@ interface Posted {
   readonly data: unknown;
 }
 
-/** The batches of a `POST /data` body (`[{mid, data}, …]` or one `{mid, data}`), or of `POST /data/<mid>` (`{data}`). */
+/**
+ * The batches of a `POST /data` or `POST /data/<mid>` body: `[{mid, data}, …]` or one
+ * `{mid, data}`, UNIS's forms (rest-contract §14); under `/data/<mid>` each `mid` may be left
+ * out, and one that names another series is a 400 naming it (`/0/mid`).
+ */
 function postedBatches(body: unknown, pathMid: string | undefined, issues: ErrorDetail[]): Posted[] {
-  const many = pathMid === undefined && Array.isArray(body);
+  const many = Array.isArray(body);
   const items: unknown[] = many ? (body as unknown[]) : [body];
   const posted: Posted[] = [];
   items.forEach((item, i) => {
@@ -56,7 +60,8 @@ function postedBatches(body: unknown, pathMid: string | undefined, issues: Error
 
 /**
  * `POST /data [{mid, data: [{ts, value}, …]}, …]` (BLiPP's `ms_client.post_data`) and
- * `POST /data/<mid> {"data": [...]}`: append points to registered series, all or nothing. Each
+ * `POST /data/<mid> {"data": [...]}` (or `{mid, data}`, or an array of them: UNIS's forms):
+ * append points to registered series, all or nothing. Each
  * point is checked against the `datumSchema` of the series' metadata (datum.ts); a mid with no
  * series is a 404 that names it. A point whose (mid, ts) is stored already is ignored, so a
  * client may re-send a batch it is unsure of. 201 with what was stored per series.
@@ -116,7 +121,8 @@ function pointQuery(ctx: RouterContext, context: MeasurementContext): ParsedQuer
 
 /**
  * `GET /data/<mid>` (dlt-web: `?limit=300`, `?limit=1`): the live points of a series that the
- * query selects, newest first unless `sort` says otherwise, at most `limit` (default 1,000).
+ * query selects, newest first unless `sort` says otherwise, at most `limit` (default 1,000); in
+ * UNIS form (see typedRequest) without `sort`, those newest points oldest first, as UNIS ordered them.
  * With `Accept: text/event-stream`: the points of every later append, as they are committed
  * (`{"<mid>": [points]}` per append), resumable with `Last-Event-ID`.
  */
@@ -138,9 +144,12 @@ export function readData(context: MeasurementContext): RouterMiddleware {
     } catch (error) {
       throw error instanceof QueryError ? malformedQuery(error) : error;
     }
-    const selection = { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, ...(query.skip !== undefined ? { skip: query.skip } : {}) };
+    // In UNIS form without `sort`, the newest points oldest first (rest-contract §14): UNIS
+    // answered every point in insertion order, and clients take the last element as the newest.
+    const oldestFirst = query.sort.length === 0 && !typedRequest(ctx.get('accept'));
+    const selection = { conditions, sort: query.sort, limit: query.limit ?? DEFAULT_PAGE, oldestFirst, ...(query.skip !== undefined ? { skip: query.skip } : {}) };
     if (conditions.length === 0 && query.sort.length === 0 && query.skip === undefined && selection.limit <= NEWEST_MAX) {
-      const body = await context.measurements.newest(series, selection.limit);
+      const body = await context.measurements.newest(series, selection.limit, oldestFirst);
       ctx.set('Content-Type', contentTypeHeader(type, undefined));
       ctx.body = ctx.method === 'HEAD' ? '' : body;
       return;

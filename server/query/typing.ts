@@ -1,5 +1,5 @@
 import { QueryError } from './errors.js';
-import type { QueryValue, Term, Condition as SyntaxCondition } from './syntax.js';
+import type { Operator, QueryValue, Term, Condition as SyntaxCondition } from './syntax.js';
 import { checkPattern, PatternRefused } from './regex.js';
 import type { Comparison, Condition, Predicate, Scalar, ScalarType, Target, Test } from './tree.js';
 
@@ -19,6 +19,13 @@ const COLUMNS: ReadonlyMap<string, { readonly column: 'id' | 'ts'; readonly type
 /** UNIS compares these as numbers even when untyped (docs/rest-interface.md). */
 const NUMERIC_BY_CONVENTION = new Set(['ts', 'ttl']);
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Operators that order: an untyped value that reads as a (finite) number compares as a number
+ * whatever the field (rest-contract §5, revised 2026-11-28: UNIS HEAD turned every comparison
+ * value into a number, so `properties.rank=gte=100` finds ranks of 100 and more); `string:`
+ * still forces a string.
+ */
+const ORDERING: ReadonlySet<Operator> = new Set(['lt', 'lte', 'gt', 'gte']);
 
 const COMPARISONS: Record<'eq' | 'lt' | 'lte' | 'gt' | 'gte', Comparison> = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 /** The only field and collection `recfind=` is defined on: a folder's subtree of exnodes. */
@@ -30,13 +37,15 @@ interface Typed {
 }
 
 /**
- * The type a value compares as: its explicit prefix; else the number convention of `ts`/`ttl`;
- * else the schema's type for the field when the text fits it; else a string.
+ * The type a value compares as: its explicit prefix; else a number in an ordering comparison
+ * when the text reads as one; else the number convention of `ts`/`ttl`; else the schema's type
+ * for the field when the text fits it; else a string.
  */
 function typeValue(term: Term, value: QueryValue, field: FieldInfo | undefined): Typed {
   const path = term.field.join('.');
   if (value.type !== undefined) return { type: value.type === 'integer' ? 'number' : value.type, value: value.value };
   const text = String(value.value);
+  if (ORDERING.has(term.operator) && NUMBER.test(text) && Number.isFinite(Number(text))) return { type: 'number', value: Number(text) };
   const declared = field?.type;
   if (NUMERIC_BY_CONVENTION.has(path) || declared === 'integer' || declared === 'number') {
     if (NUMBER.test(text)) return { type: 'number', value: Number(text) };

@@ -11,16 +11,27 @@ export const EVENT_COUNTER = 'topocat_event_counter';
 /** What a change did, as UNIS named it: a new resource, a new version of one, or its deletion. */
 export type ChangeAction = 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * What the event log records: a ChangeAction, or `REPOST`, a new version of a live resource
+ * stored by a POST of its id. Read back it is a `PUT` that was `reposted` (see ChangeEvent): the
+ * event streams name it PUT, UNIS's WebSocket POST (rest-contract §11, revised 2026-11-28).
+ * Events recorded before REPOST existed say PUT.
+ */
+export type RecordedAction = ChangeAction | 'REPOST';
+
 /** A change as the event log records it. */
 export interface Change {
   readonly kind: string;
   readonly id: string;
   readonly ts: number;
-  readonly action: ChangeAction;
+  readonly action: RecordedAction;
 }
 
 /** A change read back with its event id, its position, and the stored document (null for a deletion). */
 export interface ChangeEvent extends Change {
+  readonly action: ChangeAction;
+  /** A PUT that a POST of a live id made (recorded as REPOST). */
+  readonly reposted: boolean;
   readonly event: number;
   readonly position: Position;
   /** The id of the transaction that wrote it (PostgreSQL; 0 on SQLite), for Floor. */
@@ -150,7 +161,7 @@ interface EventRow {
   kind: string;
   id: string;
   ts: number | string;
-  action: ChangeAction;
+  action: RecordedAction;
   doc: string | null;
 }
 
@@ -163,7 +174,8 @@ interface EventRow {
 export const KEY_READ_EVENTS = 100;
 
 function changeEvent(r: EventRow): ChangeEvent {
-  return { event: Number(r.event), position: positionOf(Number(r.k), Number(r.event)), writer: Number(r.xid), kind: r.kind, id: r.id, ts: Number(r.ts), action: r.action, doc: r.action === 'DELETE' ? null : r.doc };
+  const reposted = r.action === 'REPOST';
+  return { event: Number(r.event), position: positionOf(Number(r.k), Number(r.event)), writer: Number(r.xid), kind: r.kind, id: r.id, ts: Number(r.ts), action: reposted ? 'PUT' : (r.action as ChangeAction), reposted, doc: r.action === 'DELETE' ? null : r.doc };
 }
 
 /** Reads the event log: what changed after a position, and where the final events end. */

@@ -192,7 +192,8 @@ export class ResourceStore {
         }
         await this.db.dialect.history.storeVersions(
           trx,
-          stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: r.replaced ? 'PUT' : 'POST', fresh: fresh.has(r) })),
+          // A new version of a live resource; a POST made it, which UNIS's WebSocket says (events.ts).
+          stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: r.replaced ? 'REPOST' : 'POST', fresh: fresh.has(r) })),
         );
         return stored;
       });

@@ -15,6 +15,8 @@ const REPLAY_BATCH = 500;
 export interface Published {
   readonly event: number;
   readonly action: ChangeAction;
+  /** A PUT that a POST of a live id made: UNIS's WebSocket publishes it as POST (frames.ts). */
+  readonly reposted: boolean;
   readonly kind: KindDescriptor;
   readonly id: string;
   readonly ts: number;
@@ -65,7 +67,7 @@ class Prepared {
     outside?: { readonly collection: string; readonly text?: string },
   ) {
     const data = outside?.text ?? (change.doc === null ? JSON.stringify({ id: change.id }) : representations.render(kind, { id: change.id, ts: change.ts, doc: change.doc }));
-    this.published = { event: change.event, action: change.action, kind, id: change.id, ts: change.ts, collection: outside?.collection ?? kind.collection, data };
+    this.published = { event: change.event, action: change.action, reposted: change.reposted, kind, id: change.id, ts: change.ts, collection: outside?.collection ?? kind.collection, data };
   }
 
   /** The resource as subscriptions see it; a promise only when a deleted one must be read first. */

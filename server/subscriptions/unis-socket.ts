@@ -11,7 +11,7 @@ import { QueryError } from '../query/errors.js';
 import type { EventCondition } from '../query/tree.js';
 import { subscriptionConditions } from '../query/unis-subscription.js';
 import { SubscriberGate, type Refusal, type Ticket } from './gate.js';
-import { unisFrame } from './frames.js';
+import { socketAction, unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
 import type { Floor } from '../storage/events.js';
 
@@ -256,7 +256,7 @@ class Subscriber {
       ...(id !== undefined ? { id } : {}),
       conditions,
       floor,
-      deliver: (change) => this.send(unisFrame(change, fields as string[] | undefined)),
+      deliver: (change) => this.send(unisFrame(change, fields as string[] | undefined, socketAction(change))),
     });
     this.removals.set(key, remove);
   }

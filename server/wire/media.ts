@@ -59,6 +59,18 @@ export function requestProfile(ctx: Context, options: { mergePatch: boolean }): 
 }
 
 /**
+ * Whether the request body is written in UNIS's media type: its Content-Type names
+ * `application/perfsonar+json` (with or without `profile`, also in the lenient forms
+ * requestProfile reads). A comma-separated list counts when it lists perfsonar+json anywhere:
+ * only UNIS clients write such lists (libunis-c), and UNIS read every body as its own. A PUT in
+ * UNIS's type updates as UNIS HEAD did (rest-contract §4, revised 2026-11-28); no Content-Type
+ * at all is not UNIS's type (no UNIS client PUTs without one).
+ */
+export function unisBody(ctx: Context): boolean {
+  return ctx.get('content-type').split(',').some((text) => parseMediaType(text)?.type === PERFSONAR_JSON);
+}
+
+/**
  * The media type of a response that carries resources: topology+json unless the client's
  * Accept admits only application/json (or asks for UNIS's perfsonar+json); 406 when it admits none.
  */
@@ -86,8 +98,10 @@ const TYPED = new Set<string>([JSON_TYPE, TOPOLOGY_JSON]);
 
 // A typed request names `application/json` or `application/topology+json` in its `Accept` (the
 // SDK, `/ui`, typed clients); a UNIS-form one does not (no `Accept`, `*/*`,
-// `application/perfsonar+json`: what UNIS clients send). rest-contract §3 (revised 2026-11-26)
-// answers an unknown id differently to each. A type listed with `q=0` is refused, not named.
+// `application/perfsonar+json`: what UNIS clients send). rest-contract §3 and §4 (revised
+// 2026-11-26 and 2026-11-28) answer each differently where UNIS clients can tell: an unknown id
+// on GET and DELETE, a POST of a one-element array, a read of data points. A type listed with
+// `q=0` is refused, not named.
 export function typedRequest(accept: string): boolean {
   if (accept === '') return false;
   for (const range of accept.split(',')) {

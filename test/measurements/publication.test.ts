@@ -120,7 +120,8 @@ describe('measurement store: publication', function () {
       assert.deepEqual(frame, { headers: { action: 'POST', collection: `data/${mid}`, id: mid }, data: { [mid]: [{ ts: 7, value: 'from a' }] } });
       // And the other way: the first server reads what the second stored.
       await post(`${other.url}/data/${mid}`, { data: [{ ts: 8, value: 'from b' }] });
-      assert.deepEqual((await get(`${server.url}/data/${mid}`)).body, [{ ts: 8, value: 'from b' }, { ts: 7, value: 'from a' }]);
+      // (In UNIS form, as fetch's `Accept: */*` is: oldest first.)
+      assert.deepEqual((await get(`${server.url}/data/${mid}`)).body, [{ ts: 7, value: 'from a' }, { ts: 8, value: 'from b' }]);
     } finally {
       await other.stop();
     }

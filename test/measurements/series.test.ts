@@ -26,7 +26,8 @@ describe('measurement store: /events and /data', function () {
     assert.equal(registered.headers.get('location'), `${server.url}/data/${metadata.id}`);
     return metadata.id as string;
   }
-  const points = (mid: string, query = ''): Promise<Answer> => get(`${server.url}/data/${mid}${query}`);
+  // Typed reads: newest first unless sorted (UNIS-form reads, oldest first: test/unis/unis-form.test.ts).
+  const points = (mid: string, query = ''): Promise<Answer> => get(`${server.url}/data/${mid}${query}`, { accept: 'application/json' });
   const tsOf = (answer: Answer): number[] => (answer.body as { ts: number }[]).map((p) => p.ts);
 
   it('registers a series, appends batches, and answers the newest points first', async () => {

@@ -54,7 +54,7 @@ describe('REST errors (docs/rest-interface.md)', function () {
     ['404 unknown id on GET (a typed request)', () => get(`${nodes}/no-such-id`, { accept: 'application/topology+json' }), 404],
     ['404 unknown id on PUT', () => put(`${nodes}/no-such-id`, { name: 'x' }), 404],
     ['404 unknown id on PATCH', () => patch(`${nodes}/no-such-id`, { name: 'x' }), 404],
-    ['404 unknown id on DELETE', () => del(`${nodes}/no-such-id`), 404],
+    ['404 unknown id on DELETE (a typed request; UNIS form: 204, test/unis/unis-form.test.ts)', () => del(`${nodes}/no-such-id`, { accept: 'application/json' }), 404],
     ['404 unknown ts (a typed request)', async () => get(`${(await post(nodes, {})).body.selfRef}?ts=1`, { accept: 'application/json' }), 404],
     ['405 a method the path does not have', () => request('PUT', nodes, { body: {} }), 405],
     ['406 unsatisfiable Accept', () => get(nodes, { accept: 'text/html' }), 406],

@@ -37,14 +37,17 @@ describe('subscriptions: the service-wide event stream (GET /)', function () {
     await post(`${server.url}/links`, { id: 'sl1', endpoints: [{ href: 'http://h/ports/1' }, { href: 'http://h/ports/2' }] });
     await post(`${server.url}/nodes`, { id: 'sn1', name: 'n', ports: [{ href: `${server.url}/ports/sp1` }] });
     await patch(`${server.url}/nodes/sn1`, { name: 'n2' });
+    // A re-POST: a PUT on an event stream, frame included (UNIS's WebSocket alone says POST, rest-contract §11).
+    await post(`${server.url}/nodes`, { id: 'sn1', name: 'n3' });
     await del(`${server.url}/ports/sp1`);
-    const events = await client.atLeast(4);
+    const events = await client.atLeast(5);
     assert.deepEqual(
       events.map((e) => [e.event, e.data.headers.action, e.data.headers.collection, e.data.headers.id]),
-      [['POST', 'POST', 'ports', 'sp1'], ['POST', 'POST', 'nodes', 'sn1'], ['PUT', 'PUT', 'nodes', 'sn1'], ['DELETE', 'DELETE', 'ports', 'sp1']],
+      [['POST', 'POST', 'ports', 'sp1'], ['POST', 'POST', 'nodes', 'sn1'], ['PUT', 'PUT', 'nodes', 'sn1'], ['PUT', 'PUT', 'nodes', 'sn1'], ['DELETE', 'DELETE', 'ports', 'sp1']],
     );
     assert.equal(events[2]!.data.data.name, 'n2');
-    assert.deepEqual(events[3]!.data.data, { id: 'sp1' });
+    assert.equal(events[3]!.data.data.name, 'n3');
+    assert.deepEqual(events[4]!.data.data, { id: 'sp1' });
     const ids = events.map((e) => Number(e.id));
     assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), `increasing ids ${ids}`);
   });

@@ -23,7 +23,7 @@ describe('subscriptions: UNIS WebSocket protocol', function () {
     await server.stop();
   });
 
-  it('UNISrt: /subscribe, one message per collection, frames of every action with the stored representation', async () => {
+  it('UNISrt: /subscribe, one message per collection, frames of every action with the stored representation (a re-POST as POST)', async () => {
     const client = await socket('/subscribe');
     for (const resourceType of ['nodes', 'ports']) client.send({ query: {}, resourceType });
     await client.settled();
@@ -37,7 +37,8 @@ describe('subscriptions: UNIS WebSocket protocol', function () {
     const frames = await client.changesAtLeast(8);
     assert.deepEqual(
       frames.map((f) => `${f.headers!.action} ${f.headers!.collection} ${f.headers!.id}`),
-      ['POST nodes rt-1', 'POST ports rt-p1', 'POST ports rt-p2', 'PUT nodes rt-1', 'PUT nodes rt-1', 'PUT nodes rt-1', 'PUT nodes rt-1', 'DELETE nodes rt-1'],
+      // The re-POST is a POST here, as UNIS HEAD published it (rest-contract §11, revised 2026-11-28).
+      ['POST nodes rt-1', 'POST ports rt-p1', 'POST ports rt-p2', 'POST nodes rt-1', 'PUT nodes rt-1', 'PUT nodes rt-1', 'PUT nodes rt-1', 'DELETE nodes rt-1'],
     );
     // What UNISrt's callback reads: $schema, selfRef and ts on POST and PUT; id on DELETE.
     assert.deepEqual(frames[0]!.data, created);

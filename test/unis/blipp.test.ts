@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { get, type Answer } from '../helpers/http.js';
+import type { Answer } from '../helpers/http.js';
+import { blippHeaders, msClientHeaders } from '../helpers/unis-clients.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { wire } from '../helpers/wire.js';
 
@@ -36,10 +37,7 @@ describe('UNIS clients: BLiPP', function () {
     const first = target.split('/')[1]!;
     const schema = SCHEMAS[target.includes('?') ? first.slice(0, target.indexOf('?') - 1) : first];
     if (schema && data !== null && typeof data === 'object' && !Array.isArray(data)) (data as Record<string, unknown>).$schema ??= schema;
-    const headers: [string, string][] = [['Connection', 'keep-alive'], ['Accept-Encoding', 'gzip, deflate']];
-    if (schema) headers.push(['accept', 'application/perfsonar+json'], ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'], ['content-type', `application/perfsonar+json profile=${schema}`]);
-    else headers.push(['Accept', '*/*'], ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0']);
-    const answer = await wire(server.url, { method: method.toUpperCase(), target, headers, body: JSON.stringify(data) });
+    const answer = await wire(server.url, { method: method.toUpperCase(), target, headers: blippHeaders(schema), body: JSON.stringify(data) });
     // http.handle: a 4xx is None to BLiPP, a 5xx an exception: neither may happen in this flow.
     assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${target} → ${answer.status} ${answer.text}`);
     return answer;
@@ -144,14 +142,8 @@ describe('UNIS clients: BLiPP', function () {
    * `time.time() * 10e5`, a float. A report that failed is sent again with the next one.
    */
   it('feeds the measurement store as ms_client does, and the points read back', async () => {
-    const msHeaders = (schema: string): [string, string][] => [
-      ['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'],
-      ['Accept-Encoding', 'gzip, deflate'],
-      ['accept', '*/*'],
-      ['Connection', 'keep-alive'],
-      ['content-type', `application/perfsonar+json profile=${schema}`],
-    ];
-    const plainHeaders: [string, string][] = [['User-Agent', 'python-requests/2.6.0 CPython/2.7.5 Linux/3.10.0'], ['Accept-Encoding', 'gzip, deflate'], ['Accept', '*/*'], ['Connection', 'keep-alive']];
+    const msHeaders = msClientHeaders;
+    const plainHeaders = msClientHeaders(undefined);
     const send = async (method: string, target: string, headers: [string, string][], body: string): Promise<Answer> => {
       const answer = await wire(server.url, { method, target, headers, body });
       assert.ok(answer.status >= 200 && answer.status < 300, `${method} ${target} → ${answer.status} ${answer.text}`);
@@ -176,12 +168,13 @@ describe('UNIS clients: BLiPP', function () {
     const again = await send('POST', '/data', msHeaders('http://unis.crest.iu.edu/schema/20160630/data#'), second);
     assert.deepEqual(again.body.series, [{ mid, stored: 1, duplicates: 2, expired: 0, dropped: 0 }]);
 
-    // The next _check_mids finds the series; the points read back, newest first, ts as sent.
+    // The next _check_mids finds the series; the points read back with its headers (UNIS form:
+    // oldest first, as UNIS answered them), ts as sent.
     const [summary] = (await send('GET', `/events?mids=${mid}`, plainHeaders, 'null')).body;
     assert.equal(summary.mid, mid);
     assert.equal(summary.count, 3);
-    const points = (await get(`${server.url}/data/${mid}`)).body as { ts: number; value: number }[];
-    assert.deepEqual(points.map((p) => p.value), [14.25, 13, 12.5]);
-    assert.deepEqual(points.map((p) => p.ts), [now * 10e5, (now - 1) * 10e5, (now - 2) * 10e5]);
+    const points = (await send('GET', `/data/${mid}`, plainHeaders, 'null')).body as { ts: number; value: number }[];
+    assert.deepEqual(points.map((p) => p.value), [12.5, 13, 14.25]);
+    assert.deepEqual(points.map((p) => p.ts), [(now - 2) * 10e5, (now - 1) * 10e5, now * 10e5]);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { SocketClient } from '../helpers/subscribers.js';
+import { DLT_WEB } from '../helpers/unis-clients.js';
 import { wire } from '../helpers/wire.js';
 
 /**
@@ -10,7 +11,7 @@ import { wire } from '../helpers/wire.js';
  * `querystring.stringify` (so `ts=gt=…` arrives as `ts=gt%3D…`, and `?inline` as `inline=`);
  * answers that are arrays, where an object is asked for, mean "no longer exists".
  */
-const requestHeaders: [string, string][] = [['Connection', 'close']];
+const requestHeaders = DLT_WEB;
 
 describe('UNIS clients: dlt-web', function () {
   let server: RunningServer;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { LIBUNIS_C } from '../helpers/unis-clients.js';
 import { wire } from '../helpers/wire.js';
 
 /**
@@ -8,10 +9,7 @@ import { wire } from '../helpers/wire.js';
  * Accept; the service POSTed every interval with the client's own `ts`, and from the second time
  * on with the `id` the first answer gave: every answer must be 201.
  */
-const headers: [string, string][] = [
-  ['Accept', 'text/html,application/json,application/perfsonar+json'],
-  ['Content-type', 'application/json,application/perfsonar+json'],
-];
+const headers = LIBUNIS_C;
 
 describe('UNIS clients: libunis-c', function () {
   let server: RunningServer;

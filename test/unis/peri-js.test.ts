@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { PERI_JS } from '../helpers/unis-clients.js';
 import { wire } from '../helpers/wire.js';
 
 /**
@@ -9,7 +10,7 @@ import { wire } from '../helpers/wire.js';
  * `connection: keep-alive` and no Accept; every read filtered by the slice, also on one resource;
  * measurements written with a body and Content-Length.
  */
-const headers: [string, string][] = [['Content-type', 'application/perfsonar+json'], ['connection', 'keep-alive']];
+const headers = PERI_JS;
 const SLICE = '9a8b7c6d-0000-4000-8000-000000000001';
 
 describe('UNIS clients: peri-js', function () {

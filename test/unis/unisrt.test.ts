@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { PSJSON, UNISRT_AIOHTTP, unisrtRequests } from '../helpers/unis-clients.js';
 import { wire } from '../helpers/wire.js';
 
 /**
@@ -9,21 +10,6 @@ import { wire } from '../helpers/wire.js';
  * aiohttp for the rest, `Content-Type` and `Accept` application/perfsonar+json on every call,
  * query strings joined by hand (`_get_conn_args`), updates by re-POST, keep-alive by PUT {"id"}.
  */
-const PSJSON = 'application/perfsonar+json';
-const requestsHeaders = (accept: string, extra: [string, string][] = []): [string, string][] => [
-  ['User-Agent', 'python-requests/2.28.1'],
-  ['Accept-Encoding', 'gzip, deflate'],
-  ['Accept', accept],
-  ['Connection', 'keep-alive'],
-  ...extra,
-];
-const aiohttpHeaders: [string, string][] = [
-  ['Content-Type', PSJSON],
-  ['Accept', PSJSON],
-  ['Accept-Encoding', 'gzip, deflate'],
-  ['User-Agent', 'Python/3.11 aiohttp/3.8.4'],
-];
-
 /** UnisClient._get_conn_args: `?k=v&…`, lists joined with ",", falsy values dropped. */
 function connArgs(path: string, query: Record<string, string | string[] | null | 0>): string {
   const pairs = Object.entries(query).filter(([, v]) => v).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
@@ -58,12 +44,12 @@ describe('UNIS clients: UNISrt', function () {
   it('runs its flow: /about, discovery and schemas, stubs, insert, load, update by re-POST, touch, delete', async () => {
     const url = server.url;
     // Runtime(url): the instance's uid, or Runtime() fails.
-    const about = await wire(url, { method: 'GET', target: '/about', headers: requestsHeaders(PSJSON, [['Content-Type', PSJSON]]) });
+    const about = await wire(url, { method: 'GET', target: '/about', headers: unisrtRequests(PSJSON, [['Content-Type', PSJSON]]) });
     assert.equal(about.status, 200, about.text);
     assert.equal(typeof about.body.uid, 'string');
 
     // addSources: the root lists the collections; each schema is fetched by URL and made a class.
-    const root = await wire(url, { method: 'GET', target: '/', headers: aiohttpHeaders });
+    const root = await wire(url, { method: 'GET', target: '/', headers: UNISRT_AIOHTTP });
     assert.equal(root.status, 200);
     const collections = new Map<string, string>();
     for (const entry of root.body as { href: string; targetschema: { items: { href: string } } }[]) {
@@ -77,7 +63,7 @@ describe('UNIS clients: UNISrt', function () {
       // requests.get(schema_uri): the fragment stays on the client.
       const target = new URL(schemaUri);
       assert.equal(target.origin, url, 'every schema address resolves to this service');
-      const fetched = await wire(url, { method: 'GET', target: target.pathname, headers: requestsHeaders('*/*') });
+      const fetched = await wire(url, { method: 'GET', target: target.pathname, headers: unisrtRequests('*/*') });
       assert.equal(fetched.status, 200, schemaUri);
       const schema = fetched.body as { id: string; name: string; allOf?: { $ref: string }[] } & Parameters<typeof modelDefaults>[0];
       assert.equal(schema.id, schemaUri.endsWith('#') ? schemaUri : `${schemaUri}#`);
@@ -90,7 +76,7 @@ describe('UNIS clients: UNISrt', function () {
     for (const schemaUri of collections.values()) await getClass(schemaUri);
 
     // Each collection's stubs, one per resource.
-    const stubs = await wire(url, { method: 'GET', target: connArgs('/nodes', { fields: 'selfRef', unique: 'true' }), headers: aiohttpHeaders });
+    const stubs = await wire(url, { method: 'GET', target: connArgs('/nodes', { fields: 'selfRef', unique: 'true' }), headers: UNISRT_AIOHTTP });
     assert.equal(stubs.status, 200);
     assert.deepEqual(stubs.body, []);
 
@@ -104,7 +90,7 @@ describe('UNIS clients: UNISrt', function () {
       $schema: 'http://unis.crest.iu.edu/schema/20160630/node#',
       name: `rt-node-${i}`,
     }));
-    const posted = await wire(url, { method: 'POST', target: '/nodes', headers: aiohttpHeaders, body: JSON.stringify(records) });
+    const posted = await wire(url, { method: 'POST', target: '/nodes', headers: UNISRT_AIOHTTP, body: JSON.stringify(records) });
     assert.ok(posted.status >= 200 && posted.status < 300, posted.text);
     const answered = posted.body as { id: string; selfRef: string; ts: number; $schema: string }[];
     for (const id of ids) {
@@ -117,29 +103,29 @@ describe('UNIS clients: UNISrt', function () {
     }
 
     // load: `?id=a,b` (skip=0 and limit=None are dropped as falsy).
-    const loaded = await wire(url, { method: 'GET', target: connArgs('/nodes', { id: ids, skip: 0, limit: null }), headers: aiohttpHeaders });
+    const loaded = await wire(url, { method: 'GET', target: connArgs('/nodes', { id: ids, skip: 0, limit: null }), headers: UNISRT_AIOHTTP });
     assert.deepEqual((loaded.body as { id: string }[]).map((o) => o.id).sort(), [...ids].sort());
 
     // change + flush: the same id POSTed again is a new version.
     const changed = { ...records[0], name: 'rt-node-0-renamed', description: 'changed' };
-    const update = await wire(url, { method: 'POST', target: '/nodes', headers: aiohttpHeaders, body: JSON.stringify([changed]) });
+    const update = await wire(url, { method: 'POST', target: '/nodes', headers: UNISRT_AIOHTTP, body: JSON.stringify([changed]) });
     assert.ok(update.status >= 200 && update.status < 300, update.text);
-    const afterUpdate = (await wire(url, { method: 'GET', target: `/nodes/${ids[0]}`, headers: aiohttpHeaders })).body;
+    const afterUpdate = (await wire(url, { method: 'GET', target: `/nodes/${ids[0]}`, headers: UNISRT_AIOHTTP })).body;
     assert.equal(afterUpdate.name, 'rt-node-0-renamed');
     assert.ok(afterUpdate.ts > answered.find((o) => o.id === ids[0])!.ts);
 
     // touch: PUT {"id"} keeps the record and renews ts.
-    const touched = await wire(url, { method: 'PUT', target: `/nodes/${ids[0]}`, headers: aiohttpHeaders, body: JSON.stringify({ id: ids[0] }) });
+    const touched = await wire(url, { method: 'PUT', target: `/nodes/${ids[0]}`, headers: UNISRT_AIOHTTP, body: JSON.stringify({ id: ids[0] }) });
     assert.ok(touched.status >= 200 && touched.status < 300, touched.text);
-    const afterTouch = (await wire(url, { method: 'GET', target: `/nodes/${ids[0]}`, headers: aiohttpHeaders })).body;
+    const afterTouch = (await wire(url, { method: 'GET', target: `/nodes/${ids[0]}`, headers: UNISRT_AIOHTTP })).body;
     assert.equal(afterTouch.name, 'rt-node-0-renamed');
     assert.equal(afterTouch.description, 'changed');
     assert.ok(afterTouch.ts > afterUpdate.ts);
 
     // delete: any 2xx.
-    const deleted = await wire(url, { method: 'DELETE', target: `/nodes/${ids[1]}`, headers: aiohttpHeaders });
+    const deleted = await wire(url, { method: 'DELETE', target: `/nodes/${ids[1]}`, headers: UNISRT_AIOHTTP });
     assert.ok(deleted.status >= 200 && deleted.status < 300, deleted.text);
-    const remaining = await wire(url, { method: 'GET', target: connArgs('/nodes', { fields: 'selfRef', unique: 'true' }), headers: aiohttpHeaders });
+    const remaining = await wire(url, { method: 'GET', target: connArgs('/nodes', { fields: 'selfRef', unique: 'true' }), headers: UNISRT_AIOHTTP });
     assert.deepEqual(remaining.body, [{ selfRef: `${url}/nodes/${ids[0]}` }]);
   });
 
@@ -156,13 +142,13 @@ describe('UNIS clients: UNISrt', function () {
       parent: { href: `${url}/exnodes/${exnode.id}`, rel: 'full' },
     }));
     for (const [collection, body] of [['exnodes', [exnode]], ['extents', extents]] as const) {
-      const answer = await wire(url, { method: 'POST', target: `/${collection}`, headers: aiohttpHeaders, body: JSON.stringify(body) });
+      const answer = await wire(url, { method: 'POST', target: `/${collection}`, headers: UNISRT_AIOHTTP, body: JSON.stringify(body) });
       assert.ok(answer.status >= 200 && answer.status < 300, answer.text);
     }
-    const found = await wire(url, { method: 'GET', target: connArgs('/extents', { 'parent.href': `${url}/exnodes/${exnode.id}` }), headers: aiohttpHeaders });
+    const found = await wire(url, { method: 'GET', target: connArgs('/extents', { 'parent.href': `${url}/exnodes/${exnode.id}` }), headers: UNISRT_AIOHTTP });
     assert.equal((found.body as unknown[]).length, 2);
     // UNISrt matches resources to collections by the schema `name`: UNIS's own names.
-    const schema = (await wire(url, { method: 'GET', target: '/schema/20120709/exnode', headers: requestsHeaders('*/*') })).body;
+    const schema = (await wire(url, { method: 'GET', target: '/schema/20120709/exnode', headers: unisrtRequests('*/*') })).body;
     assert.equal(schema.name, 'eXnode');
   });
 });

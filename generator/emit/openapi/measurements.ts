@@ -63,9 +63,9 @@ export const MEASUREMENT_SCHEMAS: Json = {
   },
   DataBatch: {
     type: 'object',
-    description: 'Points of one series.',
+    description: 'Points of one series (`POST /data/<mid>` takes one, or an array of them).',
     required: ['data'],
-    properties: { mid: { type: 'string', description: 'The series, when given: the one of the address.' }, data: { type: 'array', items: ref('DataPoint') } },
+    properties: { mid: { type: 'string', description: 'The series, when given: the one of the address (another is a 400 naming it).' }, data: { type: 'array', items: ref('DataPoint') } },
   },
   SeriesDataBatch: {
     type: 'object',
@@ -120,7 +120,7 @@ export function measurementPaths(model: Model, used: Set<number>): Json {
   const readData = {
     operationId: 'readData',
     summary: 'The points of a series',
-    description: 'Conditions on `ts` and `value` in the query language (`ts=gte=…`, `value=gt=5`), `sort` by them, `limit` (default 1,000), `skip`. Newest first unless sorted. With `Accept: text/event-stream`: the points of every later append as `{"<mid>": [points]}`, resumable with `Last-Event-ID`.',
+    description: 'Conditions on `ts` and `value` in the query language (`ts=gte=…`, `value=gt=5`), `sort` by them, `limit` (default 1,000), `skip`. Newest first unless sorted; in UNIS form (an `Accept` that names neither `application/json` nor `application/topology+json`) without `sort`, the same newest points oldest first, as UNIS ordered them. With `Accept: text/event-stream`: the points of every later append as `{"<mid>": [points]}`, resumable with `Last-Event-ID`.',
     tags,
     parameters: [param('Conditions'), param('Limit'), param('Skip'), param('Sort'), param('LastEventId'), param('AccessToken')],
     responses: {
@@ -183,7 +183,8 @@ export function measurementPaths(model: Model, used: Set<number>): Json {
     },
     '/data/{mid}': {
       parameters: [mid],
-      post: append('appendSeriesData', 'Append points to one series', ref('DataBatch'), [400, 404, 406, 413, 415]),
+      // UNIS's forms too: `{mid, data}` and `[{mid, data}, …]` (rest-contract §14).
+      post: append('appendSeriesData', 'Append points to one series', { anyOf: [ref('DataBatch'), { type: 'array', items: ref('DataBatch') }] }, [400, 404, 406, 413, 415]),
       get: readData,
       head: head(readData),
       delete: remove('removeSeriesData'),

@@ -39,19 +39,24 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
   const validators = { ETag: header('ETag'), 'Last-Modified': header('LastModified'), 'X-Request-Id': header('XRequestId') };
   const { action } = op.rest!;
   // The action's statuses (generator/model/http.ts): its success, and the errors it may answer besides ALWAYS.
-  const { success } = ACTION_STATUSES[action];
+  const { success, unisForm } = ACTION_STATUSES[action];
   const failures = errors(model, [...ACTION_STATUSES[action].errors, ...ALWAYS].sort(), used);
+  /** The action's description, followed by what UNIS's clients are answered otherwise. */
+  const described = (text?: string): { description: string } | Record<string, never> => {
+    const parts = [text, unisForm].filter((part) => part !== undefined);
+    return parts.length > 0 ? { description: parts.join(' ') } : {};
+  };
   switch (action) {
     case 'create':
       return {
         ...base,
-        description: 'One object, or an array stored all or nothing. A POST of a live id stores a new version of it; one whose `id` and `ts` equal a stored version is a replay (409).',
+        ...described('One object, or an array stored all or nothing. A POST of a live id stores a new version of it; one whose `id` and `ts` equal a stored version is a replay (409).'),
         parameters: PARAMETERS.create,
         // Containers take whole resources in their embeddable arrays (composite insert).
         requestBody: { required: true, ...content(oneOrMany(kind.embeds.length > 0 ? ref(`${kind.typeName}Insert`) : full)) },
         responses: {
           [success]: {
-            description: 'Created. One object answers with `Location` and its validators; an array with the created representations.',
+            description: 'Created. One object answers with `Location` and its validators; an array with the created representations (in UNIS form, one of one element as that object).',
             headers: { Location: header('Location'), ...validators },
             ...content(oneOrMany(full)),
           },
@@ -76,8 +81,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
     case 'read':
       return {
         ...base,
-        description:
-          "Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. With `at`: all of this as it was at that instant. An unknown id is a 404 when `Accept` names `application/json` or `application/topology+json` (typed clients: send one of them); otherwise (no `Accept`, `*/*`, `application/perfsonar+json`: UNIS's clients) it is UNIS's `200 []`.",
+        ...described('Without conditions: the newest representation (or the one with `ts`). With conditions: the matching representations of this resource, current and older, newest first. With `at`: all of this as it was at that instant.'),
         parameters: PARAMETERS.read,
         responses: {
           [success]: {
@@ -92,7 +96,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
     case 'replace':
       return {
         ...base,
-        description: 'Stores the body as the new representation. A body with no member besides `id`, `ts`, `$schema` and `selfRef` (a touch) stores the current one again with a new `ts`.',
+        ...described('Stores the body as the new representation. A body with no member besides `id`, `ts`, `$schema` and `selfRef` (a touch) stores the current one again with a new `ts`.'),
         parameters: PARAMETERS.write,
         requestBody: { required: true, ...content(full) },
         responses: {
@@ -113,6 +117,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
     case 'remove':
       return {
         ...base,
+        ...described(),
         parameters: PARAMETERS.write,
         responses: {
           [success]: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },

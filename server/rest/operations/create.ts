@@ -3,7 +3,7 @@ import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
 import { isKeyed } from '../../federation/register-kind.js';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { responseType } from '../../wire/media.js';
+import { responseType, typedRequest } from '../../wire/media.js';
 import { profileProblem, readWriteBody, storageOutcome, withKnownBases } from '../request.js';
 import type { OperationContext } from './context.js';
 
@@ -11,6 +11,7 @@ import type { OperationContext } from './context.js';
  * POST /<collection>: one resource or an array of them, all or nothing (docs/rest-interface.md).
  * An id a live resource has stores a new version of it, as UNIS did; `If-None-Match: *`
  * makes every item create-only. Whole resources embedded in `x-embed` arrays are stored too.
+ * An array answers the array, except one of one element in UNIS form (see typedRequest).
  */
 export function create({ store, representations, limits, respond, planner }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
@@ -50,7 +51,9 @@ export function create({ store, representations, limits, respond, planner }: Ope
         (index) => (index === undefined ? '' : plan.resources[index]!.pointer),
       );
       const answered = plan.items.map((position) => ({ presentation: respond.presentation(plan.resources[position]!.kind, type), stored: stored[position]! }));
-      if (many) {
+      // A one-element array in UNIS form is answered as UNIS HEAD answered it: the object, with
+      // its Location (rest-contract §4, revised 2026-11-28); typed requests keep the array.
+      if (many && !(items.length === 1 && !typedRequest(ctx.get('accept')))) {
         await respond.several(ctx, answered.map((a) => a.presentation), answered.map((a) => a.stored), type, ACTION_STATUS.create);
         return;
       }

@@ -79,6 +79,11 @@ export interface PointSelection {
   readonly sort: readonly SortKey[];
   readonly limit: number;
   readonly skip?: number;
+  /**
+   * The points selected (without `sort`: the newest that match) answered oldest first, as
+   * UNIS answered its points (rest-contract §14: a UNIS-form read without `sort`).
+   */
+  readonly oldestFirst?: boolean;
 }
 
 interface SeriesRow extends Row {
@@ -116,7 +121,7 @@ export function expiryCutoff(ttl: number, now: number): number | undefined {
  */
 export class MeasurementStore {
   private readonly compiler: QueryCompiler;
-  private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string; readonly newest: string };
+  private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string; readonly newest: string; readonly newestOldestFirst: string };
 
   constructor(
     private readonly db: Database,
@@ -129,6 +134,7 @@ export class MeasurementStore {
       count: `UPDATE ${SERIES} SET points = ? WHERE mid = ?`,
       expired: `DELETE FROM ${POINTS} WHERE mid = ? AND ts < ?`,
       newest: `SELECT ${db.dialect.columns.documentArray('doc', 'ts DESC')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
+      newestOldestFirst: `SELECT ${db.dialect.columns.documentArray('doc', 'ts')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
       // The `ts` of the n-th oldest point (0-based): everything up to it goes.
       oldestBeyond: `DELETE FROM ${POINTS} WHERE mid = ? AND ts <= (SELECT ts FROM ${POINTS} WHERE mid = ? ORDER BY ts LIMIT 1 OFFSET ?)`,
     };
@@ -303,7 +309,7 @@ export class MeasurementStore {
     const { builder, order } = this.selected(series, selection, now, 'doc');
     const knex = this.db.reader;
     return this.read(async () => {
-      const row = (await knex.select(knex.raw(`${this.db.dialect.columns.documentArray('doc', order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
+      const row = (await knex.select(knex.raw(`${this.db.dialect.columns.documentArray('doc', selection.oldestFirst ? 'ts' : order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
       return row?.body ?? '[]';
     });
   }
@@ -314,16 +320,19 @@ export class MeasurementStore {
    * reader, a range of the key read backwards: on SQLite it runs on the event loop, where the
    * newest 1,000 of 100,000 points take 0.5–0.7 ms (scratch script, loaded machine), against
    * 2.4 ms for the same page through the query builder and a reader thread (see page()).
+   * `oldestFirst`: the same points, answered oldest first (see PointSelection).
    */
-  async newest(series: Series, limit: number, now = nowMicros()): Promise<string> {
-    const row = (await this.read(() => this.db.keys.one(this.sql.newest, [series.mid, expiryCutoff(series.ttl, now) ?? -Number.MAX_VALUE, limit]))) as { body: string } | undefined;
+  async newest(series: Series, limit: number, oldestFirst = false, now = nowMicros()): Promise<string> {
+    const sql = oldestFirst ? this.sql.newestOldestFirst : this.sql.newest;
+    const row = (await this.read(() => this.db.keys.one(sql, [series.mid, expiryCutoff(series.ttl, now) ?? -Number.MAX_VALUE, limit]))) as { body: string } | undefined;
     return row?.body ?? '[]';
   }
 
   /** The live points of a series that match, as stored JSON texts, streamed (any number of them). */
   points(series: Series, selection: PointSelection, now = nowMicros()): AsyncIterable<string> {
     const { builder } = this.selected(series, selection, now, this.db.dialect.columns.documentText(this.db.reader, 'doc'));
-    const rows = this.db.stream(builder, selection.limit);
+    const ordered = selection.oldestFirst ? this.db.reader.select('doc').from(builder.as('page')).orderBy('ts') : builder;
+    const rows = this.db.stream(ordered, selection.limit);
     const errors = this.db.dialect.errors;
     return {
       async *[Symbol.asyncIterator]() {
