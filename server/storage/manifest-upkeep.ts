@@ -78,10 +78,13 @@ export class ManifestUpkeep {
     const dropped = await this.exclusive(async (trx) => {
       // Looked at again under the lock: a reporting process may have turned them on meanwhile.
       if (stateOf(await this.stateValue(trx)).phase === 'off' || (await this.liveReporters(trx)) > 0) return false;
+      // In this order: the state row first, which waits for a slice of a scan in flight (it
+      // holds that row, see scan); dropping the triggers waits for the writes in flight
+      // (PostgreSQL); the rows those added are then seen, and deleted.
+      await this.setState(trx, 'off');
       for (const statement of this.db.dialect.manifests.drop) await trx.raw(statement);
       await trx(MANIFEST_TABLE).delete();
       await trx(SERVICE).where('name', 'like', `${REPORTER}%`).delete();
-      await this.setState(trx, 'off');
       return true;
     });
     if (dropped) this.logger.info('manifests dropped: no process of this database reports upstream');
@@ -148,8 +151,11 @@ export class ManifestUpkeep {
         const slice = summarised.slice(i, i + ADD_BATCH).map(({ kind, doc }) => ({ kind, doc }));
         const current = await this.guard(() =>
           this.db.write(async (trx) => {
-            // Turned off (or on again) meanwhile: this scan's generation is over.
-            if ((await this.stateValue(trx)) !== `building ${generation}`) return false;
+            // Turned off (or on again) meanwhile: this scan's generation is over. An update, not
+            // a read: it holds the state row until this slice commits, so a process turning the
+            // upkeep off waits for it, then deletes what it added (settleUnreported).
+            const value = `building ${generation}`;
+            if ((await trx(SERVICE).where({ name: MANIFEST_STATE, value }).update({ value })) === 0) return false;
             await this.db.dialect.manifests.add(trx, slice);
             return true;
           }),
