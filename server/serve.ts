@@ -12,6 +12,7 @@ import { startReporting } from './federation/reporter.js';
 import { lookupDepth } from './federation/lookup.js';
 import { Registry } from './federation/registry.js';
 import { Manifests } from './storage/manifests.js';
+import { ManifestUpkeep } from './storage/manifest-upkeep.js';
 import { BearerTokens, isLoopback, OpenAccess, type Authenticator } from './auth.js';
 import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { Drain } from './http/drain.js';
@@ -123,11 +124,23 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
   const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger, startLock });
   try {
     await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
+    await settleManifests(database, config, logger, startLock);
   } finally {
     await database.close();
   }
   warnAboutSettings(config, logger, authenticator, definitions);
   return { catalogProperties: definitions.propertyCount };
+}
+
+/**
+ * A process that does not report upstream turns the manifests' upkeep off, unless another
+ * process of its database reports (storage/manifest-upkeep.ts); one that reports turns it on
+ * with its first report. A lookup that does not report leaves it as it is: it refuses writes to
+ * the summarised collections, so the upkeep costs it nothing either way.
+ */
+async function settleManifests(database: Database, config: Config, logger: Logger, startLock: StartLock): Promise<void> {
+  if (config.federation.registerUrls.length > 0 || config.federation.lookup) return;
+  await startLock.run(database.dialect.errors, 'manifests', () => new ManifestUpkeep(database, logger).settleUnreported());
 }
 
 /**
@@ -185,7 +198,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     migrations: role === 'worker' ? 'verify' : 'run',
     startLock,
   });
-  if (role === 'single') await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
+  if (role === 'single') {
+    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
+    await settleManifests(database, config, logger, startLock);
+  }
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
   const stopLoopDelay = reportLoopDelay(logger);
   const cached = readCache(database, config, role);
@@ -257,7 +273,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   await manifests.setLimit(config.federation.manifestLimit);
   const stopReporting =
     config.federation.registerUrls.length > 0
-      ? startReporting({ config: config.federation, logger, manifests, accessPoint: baseUrl, depth: async () => (registry ? lookupDepth(registry) : 0) })
+      ? startReporting({ config: config.federation, logger, manifests, upkeep: new ManifestUpkeep(database, logger), accessPoint: baseUrl, depth: async () => (registry ? lookupDepth(registry) : 0) })
       : async () => {};
 
   const facts: StartFacts = { catalogProperties: definitions.propertyCount };

@@ -1,11 +1,12 @@
 /**
- * The federation rows (issue 28, docs/federation.md): a lookup's redirect answer with many
- * registrations, the cost of keeping manifests on an instance that reports upstream, and
+ * The federation rows (issues 28 and 38, docs/federation.md): a lookup's redirect answer with many
+ * registrations, the cost of keeping manifests on an instance that reports upstream against one
+ * without federation (which keeps none), and
  * `federate=true` over four instances against the slowest instance's own list.
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteManifests } from '../../server/storage/dialects/sqlite/manifests.js';
+import { MANIFEST_TABLE } from '../../server/storage/manifest-sql.js';
 import { cpuSideBySide } from '../harness/cpu.js';
 import type { BenchContext } from '../harness/context.js';
 import { latency } from '../harness/load.js';
@@ -15,9 +16,9 @@ import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { newNode, node } from '../workloads/topology.js';
 
-/** The fixed rate of each server in the trigger-cost row: four servers at once, 1,000 POSTs a second in all on two cores. */
-const TRIGGER_RATE = { rate: 250, connections: 8 } as const;
-/** Servers a side in the trigger-cost row (cpuSideBySide). */
+/** The fixed rate of each server in the upkeep row: four servers at once, 1,000 POSTs a second in all on two cores. */
+const UPKEEP_RATE = { rate: 250, connections: 8 } as const;
+/** Servers a side in the upkeep row (cpuSideBySide). */
 const PER_SIDE = 2;
 
 const COLLECTIONS = ['nodes', 'ports', 'links', 'paths', 'networks', 'domains', 'topologies', 'services', 'metadata', 'exnodes', 'extents', 'measurements'];
@@ -68,83 +69,68 @@ async function redirectRow(ctx: BenchContext, dn: string, registrations: number)
   }
 }
 
-/** POSTs of new nodes, one client back to back: requests per second and the server's CPU per POST. */
-async function postLoad(ctx: BenchContext, server: Measured): Promise<{ rate: number; cpu: number; failures: number }> {
-  const body = (): string => JSON.stringify(newNode());
-  const result = await latency({ url: server.url, method: 'POST', headers: { ...ctx.auth, 'content-type': 'application/json' }, path: () => '/nodes', body, seconds: ctx.sizes.throughputSeconds * 2, pid: server.pid });
-  return { rate: result.count / (ctx.sizes.throughputSeconds * 2), cpu: result.cpuMicroseconds ?? Number.NaN, failures: result.failures };
-}
-
-async function upkeepRow(ctx: BenchContext, dn: string): Promise<Row> {
-  const lookup = await startTopocat({ dir: ctx.dir, token: ctx.token, dn, label: 'upkeep-lookup', databaseUrl: `sqlite:${path.join(ctx.dir, 'upkeep-lookup.sqlite')}`, env: { LOOKUP: 'true' } });
+/** What a database file holds of the manifests' upkeep: its value rows, and its triggers. */
+function storedManifests(file: string): { rows: number; triggers: number } {
+  const database = new Database(file, { readonly: true });
   try {
-    const measure = async (label: string, env: Record<string, string>) => {
-      const server = await startTopocat({ dir: ctx.dir, token: ctx.token, dn, label, databaseUrl: `sqlite:${path.join(ctx.dir, `${label}.sqlite`)}`, env });
-      try {
-        return await postLoad(ctx, server);
-      } finally {
-        await server.stop();
-      }
-    };
-    ctx.log('manifest upkeep: POSTs on an instance that does not report, then on one that reports every second');
-    const plain = await measure('upkeep-plain', {});
-    // Reporting every second: far more often than UNIS's hour, so the reports' cost shows.
-    const reporting = await measure('upkeep-reporting', { REGISTER_URLS: lookup.url, REGISTER_INTERVAL_MS: '1000', REGISTER_TOKEN: ctx.token });
-    const r = reporting.rate / plain.rate;
-    const cpu = reporting.cpu / plain.cpu;
-    return {
-      row: 'manifest upkeep (SQLite): POST /nodes, one client back to back, on an instance reporting upstream every second vs one that does not report',
-      result: `${count(reporting.rate)} vs ${count(plain.rate)} POST/s (ratio ${ratio(r)}); CPU ${count(reporting.cpu)} µs vs ${count(plain.cpu)} µs per POST (ratio ${ratio(cpu)})`,
-      target: 'within 5 %',
-      met: r >= 0.95 && cpu <= 1.05,
-      figures: { reportingRate: reporting.rate, plainRate: plain.rate, reportingCpu: reporting.cpu, plainCpu: plain.cpu },
-      failures: plain.failures + reporting.failures,
-    };
+    const rows = (database.prepare(`SELECT count(*) AS n FROM ${MANIFEST_TABLE}`).get() as { n: number }).n;
+    const triggers = (database.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE '${MANIFEST_TABLE}_kept%'`).get() as { n: number }).n;
+    return { rows, triggers };
   } finally {
-    await lookup.stop();
+    database.close();
   }
 }
 
 /**
- * What keeping the manifests costs a write: CPU per POST at a fixed rate on databases with the
- * manifest triggers (every database has them) and on databases where the run dropped them, two
- * servers a side, all under load at once (cpuSideBySide: rounds one after the other drift by
- * more than the cost measured). The reporting-vs-not row above cannot show it: both of its
- * instances keep them.
+ * What keeping the manifests costs a write (rest-contract §13, revised 2026-11-28): CPU per POST
+ * at a fixed rate on instances that report upstream (to a lookup, at UNIS's period: the reports
+ * themselves cost nothing per write) against instances with no federation configured, which
+ * keep no manifests at all. Two servers a side, all under load at once (cpuSideBySide: rounds
+ * one after the other drift by more than the cost measured). The databases are then read: an
+ * instance without federation must hold no manifest row and no trigger.
  */
-async function triggerCostRow(ctx: BenchContext, dn: string): Promise<Row> {
+async function upkeepRow(ctx: BenchContext, dn: string): Promise<Row> {
   const file = (label: string): string => path.join(ctx.dir, `${label}.sqlite`);
-  const start = (label: string): Promise<Measured> => startTopocat({ dir: ctx.dir, token: ctx.token, dn, label, databaseUrl: `sqlite:${file(label)}` });
+  const lookup = await startTopocat({ dir: ctx.dir, token: ctx.token, dn, label: 'upkeep-lookup', databaseUrl: `sqlite:${file('upkeep-lookup')}`, env: { LOOKUP: 'true' } });
   const started: Measured[] = [];
   try {
-    const sides: Record<'kept' | 'dropped', Measured[]> = { kept: [], dropped: [] };
+    const sides: Record<'reporting' | 'unconfigured', Measured[]> = { reporting: [], unconfigured: [] };
     for (let i = 0; i < PER_SIDE; i++) {
-      // Migrated by a first start, then the triggers dropped while no server runs.
-      await (await start(`untriggered-${i}`)).stop();
-      const database = new Database(file(`untriggered-${i}`));
-      for (const statement of sqliteManifests.drop) database.exec(statement);
-      database.close();
-      for (const [side, label] of [['kept', `triggered-${i}`], ['dropped', `untriggered-${i}`]] as const) {
-        const server = await start(label);
+      for (const [side, env] of [
+        ['reporting', { REGISTER_URLS: lookup.url, REGISTER_TOKEN: ctx.token }],
+        ['unconfigured', {}],
+      ] as const) {
+        const server = await startTopocat({ dir: ctx.dir, token: ctx.token, dn, label: `upkeep-${side}-${i}`, databaseUrl: `sqlite:${file(`upkeep-${side}-${i}`)}`, env });
         started.push(server);
         sides[side].push(server);
       }
     }
-    ctx.log('manifest triggers: CPU per POST with them vs without them, all at once');
-    const request = (server: Measured) => ({ url: server.url, pid: server.pid, method: 'POST' as const, headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify(newNode()), paths: ['/nodes'], seconds: ctx.sizes.cpuSeconds, ...TRIGGER_RATE });
-    const c = await cpuSideBySide({ dropped: sides.dropped.map(request), kept: sides.kept.map(request) }, Math.max(2, ctx.sizes.cpuRounds * 2));
-    const [kept, dropped] = [c.sides.kept!, c.sides.dropped!];
-    const extra = kept.microseconds / dropped.microseconds - 1;
+    ctx.log('manifest upkeep: CPU per POST on instances reporting upstream vs instances without federation, all at once');
+    const request = (server: Measured) => ({ url: server.url, pid: server.pid, method: 'POST' as const, headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify(newNode()), paths: ['/nodes'], seconds: ctx.sizes.cpuSeconds, ...UPKEEP_RATE });
+    const c = await cpuSideBySide({ unconfigured: sides.unconfigured.map(request), reporting: sides.reporting.map(request) }, Math.max(2, ctx.sizes.cpuRounds * 2));
+    const [reporting, unconfigured] = [c.sides.reporting!, c.sides.unconfigured!];
+    const extra = reporting.microseconds / unconfigured.microseconds - 1;
+    await Promise.all(started.splice(0).map((server) => server.stop()));
+    const kept = Array.from({ length: PER_SIDE }, (_, i) => storedManifests(file(`upkeep-reporting-${i}`)));
+    const none = Array.from({ length: PER_SIDE }, (_, i) => storedManifests(file(`upkeep-unconfigured-${i}`)));
+    const noneRows = none.reduce((sum, n) => sum + n.rows + n.triggers, 0);
     return {
-      row: `manifest triggers' cost (SQLite): CPU per POST /nodes at ${count(TRIGGER_RATE.rate)} req/s offered to each of ${PER_SIDE} servers a side, ${TRIGGER_RATE.connections} connections each, all at once, with the triggers vs the same schema without them`,
-      result: `${count(kept.microseconds)} µs vs ${count(dropped.microseconds)} µs per POST (${extra >= 0 ? '+' : ''}${(extra * 100).toFixed(1)} %, ${count(kept.microseconds - dropped.microseconds)} µs a write; identical servers differed by ${(kept.spread * 100).toFixed(1)} % with, ${(dropped.spread * 100).toFixed(1)} % without; lowest rate served ${count(Math.round(c.servedRate))}/s)`,
-      target: 'within 5 %',
-      met: extra <= 0.05,
-      figures: { triggeredMicroseconds: kept.microseconds, untriggeredMicroseconds: dropped.microseconds, ratio: kept.microseconds / dropped.microseconds, servedRate: c.servedRate },
+      row: `manifest upkeep (SQLite): CPU per POST /nodes at ${count(UPKEEP_RATE.rate)} req/s offered to each of ${PER_SIDE} servers a side, ${UPKEEP_RATE.connections} connections each, all at once, reporting upstream vs no federation configured`,
+      result: `${count(reporting.microseconds)} µs vs ${count(unconfigured.microseconds)} µs per POST (${extra >= 0 ? '+' : ''}${(extra * 100).toFixed(1)} %, ${count(reporting.microseconds - unconfigured.microseconds)} µs a write; identical servers differed by ${(reporting.spread * 100).toFixed(1)} % reporting, ${(unconfigured.spread * 100).toFixed(1)} % not; lowest rate served ${count(Math.round(c.servedRate))}/s); manifest rows and triggers after: ${kept.map((k) => `${k.rows} + ${k.triggers}`).join(', ')} reporting, ${none.map((n) => `${n.rows} + ${n.triggers}`).join(', ')} not configured`,
+      target: 'within 5 %; nothing kept when not configured',
+      met: extra <= 0.05 && noneRows === 0,
+      figures: {
+        reportingMicroseconds: reporting.microseconds,
+        unconfiguredMicroseconds: unconfigured.microseconds,
+        ratio: reporting.microseconds / unconfigured.microseconds,
+        servedRate: c.servedRate,
+        unconfiguredManifestRowsAndTriggers: noneRows,
+      },
       failures: c.failures,
     };
   } finally {
     await Promise.all(started.map((server) => server.stop()));
+    await lookup.stop();
   }
 }
 
@@ -187,5 +173,5 @@ async function federateRow(ctx: BenchContext, dn: string, perInstance: number): 
 
 export async function federationRows(ctx: BenchContext, dn: string): Promise<Row[]> {
   const { registrations, nodesPerInstance } = shape(ctx);
-  return [await redirectRow(ctx, dn, registrations), await upkeepRow(ctx, dn), await triggerCostRow(ctx, dn), ...(await federateRow(ctx, dn, nodesPerInstance))];
+  return [await redirectRow(ctx, dn, registrations), await upkeepRow(ctx, dn), ...(await federateRow(ctx, dn, nodesPerInstance))];
 }

@@ -1,11 +1,14 @@
 import type { FederationConfig } from '../config.js';
 import type { Logger } from '../log.js';
-import type { Manifests } from '../storage/manifests.js';
+import type { ManifestUpkeep } from '../storage/manifest-upkeep.js';
+import type { Manifest, Manifests } from '../storage/manifests.js';
 
 export interface ReporterDependencies {
   readonly config: FederationConfig;
   readonly logger: Logger;
   readonly manifests: Manifests;
+  /** Turns the manifests on and builds them when this database does not keep them yet. */
+  readonly upkeep: ManifestUpkeep;
   /** This instance's base URL as clients reach it (PUBLIC_URL): its accessPoint. */
   readonly accessPoint: string;
   /** This instance's depth: 0, or for a lookup one more than its deepest child's. */
@@ -25,13 +28,17 @@ export const UNIS_SERVICE_SCHEMA = 'http://unis.crest.iu.edu/schema/20160630/ser
  * Reporting upstream (rest-contract §13): the registration, with the manifests read from the
  * kept value sets, POSTed to each `<upstream>/register` at start and every period, with UNIS's
  * headers. Runs beside the requests, never before them; a failed report is a `warn` line and
- * is tried again next period. Returns the function that stops it.
+ * is tried again next period. Where the database keeps no manifests yet, the first report waits
+ * for the scan that builds them (storage/manifest-upkeep.ts): a report missing a value would
+ * make a lookup leave this instance out of a query it holds matches for. Returns the function
+ * that stops it.
  */
 export function startReporting(dependencies: ReporterDependencies): () => Promise<void> {
   const { config, logger } = dependencies;
+  const stopped = new AbortController();
   let running: Promise<void> | undefined;
   const tick = (): void => {
-    running ??= reportOnce(dependencies).finally(() => {
+    running ??= reportOnce(dependencies, stopped.signal).finally(() => {
       running = undefined;
     });
   };
@@ -42,32 +49,58 @@ export function startReporting(dependencies: ReporterDependencies): () => Promis
   return async () => {
     clearImmediate(first);
     clearInterval(timer);
+    stopped.abort();
     await running;
+    await dependencies.upkeep.retire().catch((error: unknown) => logger.warn({ err: error }, 'could not say that this process stops reporting; the manifests stay kept until its last report expires'));
   };
 }
 
-/** The registration this instance reports. */
-export async function registration(dependencies: ReporterDependencies): Promise<Record<string, unknown>> {
+/** Seconds a lookup keeps a report: twice the period, so one lost report does not expire the registration. */
+function ttlSeconds(config: FederationConfig): number {
+  return Math.max(1, Math.ceil((2 * config.intervalMs) / 1000));
+}
+
+/**
+ * The manifests to report, complete: this process says it reports for as long as its report
+ * lives (so no process without reporting turns them off meanwhile), then they are built if
+ * needed. Undefined when the stop came first.
+ */
+async function summary(dependencies: ReporterDependencies, signal?: AbortSignal): Promise<Manifest[] | undefined> {
+  const { config, upkeep, manifests } = dependencies;
+  await upkeep.renew(Date.now() + ttlSeconds(config) * 1000);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!(await upkeep.keep(signal))) return undefined;
+    const read = await manifests.read(config.manifestLimit);
+    if (read) return read;
+  }
+  throw new Error('the manifests were turned off while they were read, three times');
+}
+
+/** The registration this instance reports; undefined when the stop came before its manifests were built. */
+export async function registration(dependencies: ReporterDependencies, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
   const { config, accessPoint } = dependencies;
+  const manifests = await summary(dependencies, signal);
+  if (!manifests) return undefined;
   return {
     $schema: UNIS_SERVICE_SCHEMA,
     accessPoint,
     name: 'topocat',
     status: 'ON',
     serviceType: 'ps:tools:unis',
-    // Twice the period, so one lost report does not expire the registration.
-    ttl: Math.max(1, Math.ceil((2 * config.intervalMs) / 1000)),
+    ttl: ttlSeconds(config),
     communities: [...config.communities],
     runningOn: { href: accessPoint, rel: 'full' },
-    properties: { summary: await dependencies.manifests.read(config.manifestLimit), depth: await dependencies.depth() },
+    properties: { summary: manifests, depth: await dependencies.depth() },
   };
 }
 
-async function reportOnce(dependencies: ReporterDependencies): Promise<void> {
+async function reportOnce(dependencies: ReporterDependencies, signal: AbortSignal): Promise<void> {
   const { config, logger } = dependencies;
   let body: string;
   try {
-    body = JSON.stringify(await registration(dependencies));
+    const built = await registration(dependencies, signal);
+    if (!built) return;
+    body = JSON.stringify(built);
   } catch (error) {
     logger.warn({ err: error }, 'the registration could not be built; reporting again next period');
     return;

@@ -59,10 +59,13 @@ export interface Dialect {
   readonly manifests: ManifestSql;
 }
 
-/** Statements that create and drop the manifest's upkeep (migration 0014). */
+/** The manifests' upkeep (storage/manifest-upkeep.ts): its triggers, and what builds the sets of stored documents. */
 export interface ManifestSql {
+  /** The triggers on `resource_current` (and what they call) that add each written document's values. */
   readonly create: readonly string[];
   readonly drop: readonly string[];
+  /** Add the values of stored documents to the sets, as the triggers would have (the scan that builds them). */
+  add(trx: Knex.Transaction, documents: readonly { readonly kind: string; readonly doc: string }[]): Promise<void>;
 }
 
 /** What a finished backup reports. */

@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
 import { StorageUnavailable } from './errors.js';
+import { keptState, MANIFEST_STATE } from './manifest-upkeep.js';
 import { SERVICE } from './service-facts.js';
 
 /** UNIS's size past which a value set is reported as `*` (REGISTER_MANIFEST_LIMIT's default). */
@@ -18,7 +19,9 @@ export interface Manifest {
  * Migration step 0014: the value sets of each collection's fields, kept by triggers on
  * `resource_current` (dialects/<engine>/manifests.ts) in the statement that writes each
  * version, whatever the write path. The resources stored before the migration are summarised
- * once here, by rewriting their current rows in place (the triggers fire on them).
+ * once here, by rewriting their current rows in place (the triggers fire on them). Since
+ * 2026-11-28 the first start settles whether they stay (manifest-upkeep.ts): only where a
+ * process reports upstream.
  */
 export function manifestsMigration(dialect: Dialect): Knex.Migration {
   return {
@@ -57,9 +60,17 @@ export class Manifests {
     await this.guard(() => this.db.writer(SERVICE).where({ name: MANIFEST_LIMIT_SETTING }).update({ value: String(limit) }));
   }
 
-  /** Every collection's manifest, a set past `limit` values as `*`. */
-  async read(limit: number): Promise<Manifest[]> {
+  /**
+   * Every collection's manifest, a set past `limit` values as `*`; undefined unless the
+   * manifests are complete and kept (manifest-upkeep.ts) from before the sets are read until
+   * after: a generation that ended meanwhile (turned off, and on again) is seen in the state row.
+   */
+  async read(limit: number): Promise<Manifest[] | undefined> {
+    const state = async (): Promise<string | undefined> => ((await this.guard(() => this.db.reader(SERVICE).where({ name: MANIFEST_STATE }).first('value'))) as { value: string } | undefined)?.value;
+    const before = await state();
+    if (!keptState(before)) return undefined;
     const rows = (await this.guard(() => this.db.reader(MANIFEST_TABLE).select('kind', 'field', 'value').orderBy(['kind', 'field', 'value']))) as { kind: string; field: string; value: string }[];
+    if ((await state()) !== before) return undefined;
     const byKind = new Map<string, Map<string, string[]>>();
     for (const { kind, field, value } of rows) {
       const fields = byKind.get(kind) ?? byKind.set(kind, new Map()).get(kind)!;

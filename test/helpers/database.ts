@@ -65,3 +65,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: () => withPostgres(base, async (knex) => void (await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]))),
   };
 }
+
+/** Run `work` with a read-only connection of the test's own to a test database, on either engine (the oracle of what a server stored). */
+export async function readTestDatabase<T>(database: TestDatabase, work: (knex: Knex) => Promise<T>): Promise<T> {
+  if (engine === 'postgres') return withPostgres(postgresUrl(), work, database.schema);
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: database.url.replace(/^sqlite:/, ''), options: { readonly: true } } as Knex.Sqlite3ConnectionConfig, useNullAsDefault: true });
+  try {
+    return await work(knex);
+  } finally {
+    await knex.destroy();
+  }
+}

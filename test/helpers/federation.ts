@@ -1,3 +1,4 @@
+import { engine, readTestDatabase, type TestDatabase } from './database.js';
 import { get } from './http.js';
 import type { LogLine, RunningServer } from './server.js';
 
@@ -40,4 +41,16 @@ export function manifestOf(registration: Registration, collection: string): Reco
 /** Log lines of a server with this message. */
 export function linesOf(server: RunningServer, msg: string): LogLine[] {
   return server.logs.filter((line) => line.msg === msg);
+}
+
+/** What a database holds of the manifests' upkeep, read directly: its value rows, and its triggers on resource_current. */
+export function storedManifests(database: TestDatabase): Promise<{ rows: number; triggers: number }> {
+  return readTestDatabase(database, async (knex) => {
+    const rows = Number(((await knex('manifest_values').count({ n: '*' })) as { n: number | string }[])[0]!.n);
+    const triggers =
+      engine === 'postgres'
+        ? ((await knex.raw("SELECT count(*)::int AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relname = 'resource_current' AND c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'manifest_values_kept%'")) as { rows: { n: number }[] }).rows[0]!.n
+        : ((await knex.raw("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'resource_current' AND name LIKE 'manifest_values_kept%'")) as { n: number }[])[0]!.n;
+    return { rows, triggers };
+  });
 }

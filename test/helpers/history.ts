@@ -1,5 +1,5 @@
-import knexFactory, { type Knex } from 'knex';
-import { engine, postgresUrl, withPostgres, type TestDatabase } from './database.js';
+import type { Knex } from 'knex';
+import { readTestDatabase, type TestDatabase } from './database.js';
 
 /** One stored version as the history holds it: its instant, and whether it is a deletion. */
 export interface StoredVersion {
@@ -17,11 +17,5 @@ export async function storedVersions(database: TestDatabase, kind: string, id: s
       ts: Number(row.ts),
       deleted: row.deleted === true || Number(row.deleted) === 1,
     }));
-  if (engine === 'postgres') return withPostgres(postgresUrl(), read, database.schema);
-  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: database.url.replace(/^sqlite:/, ''), options: { readonly: true } } as Knex.Sqlite3ConnectionConfig, useNullAsDefault: true });
-  try {
-    return await read(knex);
-  } finally {
-    await knex.destroy();
-  }
+  return readTestDatabase(database, read);
 }
