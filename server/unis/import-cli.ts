@@ -38,7 +38,7 @@ keep running on the database meanwhile (docs/moving-from-unis.md).
   --rebase <base>     the old service's base URL: selfRef and every href under it are moved
                       onto PUBLIC_URL (may be given several times; default: the bases the
                       stored selfRefs show)
-  --dry-run           read, check and count; write nothing
+  --dry-run           read, check and count; write nothing (on a database a server has set up)
   --keep-ttl          register series with the ttl UNIS stored (UNIS never applied it; by
                       default they come in with ttl 0 and keep every point)
   --batch N           versions per transaction (default 2000)
@@ -96,9 +96,13 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
   try {
     const config = loadConfig(process.env);
     const source = await sourceOf(values.from);
-    database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent') });
+    const dryRun = values['dry-run'] === true;
+    // A dry run writes nothing, not even the schema: it needs a database a server (or an import) set up.
+    database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent'), migrations: dryRun ? 'verify' : 'run' }).catch((error: unknown) => {
+      throw dryRun ? new Error(`a dry run writes nothing, not even the database's schema, and ${describeDatabase(config.databaseUrl)} has none yet or an older one (${(error as Error).message.split(';')[0]!}): start a server on it once, or import without --dry-run`) : error;
+    });
     const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
-    if (!values['dry-run']) await addresses.start();
+    if (!dryRun) await addresses.start();
     const resources = new ResourceStore(database);
     const target = { database, resources, measurements: new MeasurementStore(database, resources), representations: new Representations([...kinds, registerKind], addresses) };
     let fraction: number | undefined;
@@ -107,7 +111,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     const report = await runImport(target, {
       source,
       rebase: values.rebase ?? [],
-      dryRun: values['dry-run'] === true,
+      dryRun,
       keepTtl: values['keep-ttl'] === true,
       batchSize: batch,
       listener: {
@@ -124,7 +128,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     progress.clear();
     for (const line of lines.splice(0)) await write(`${line}\n`);
     await write(`${lines.length === 0 ? '' : '\n'}${reportTable(report)}`);
-    console.error(`imported into ${describeDatabase(config.databaseUrl)}`);
+    console.error(dryRun ? `nothing was written to ${describeDatabase(config.databaseUrl)} (a dry run)` : `imported into ${describeDatabase(config.databaseUrl)}`);
     return report.collections.some((c) => c.unreadable > 0) ? 1 : 0;
   } catch (error) {
     const reason = error instanceof ConfigError ? `configuration error: ${error.message}` : `the import could not run: ${error instanceof Error ? error.message : String(error)}`;

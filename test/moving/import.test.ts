@@ -191,6 +191,10 @@ describe('moving from UNIS: npm run import', function () {
   it('writes nothing on a dry run, and reports what it would do', async () => {
     const database = await createTestDatabase();
     try {
+      const untouched = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'), '--dry-run');
+      assert.equal(untouched.code, 2, 'a database with no schema yet: a dry run does not make one');
+      assert.match(untouched.stderr, /a dry run writes nothing, not even the database's schema/);
+      await (await serverOn(database)).stop();
       const outcome = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'), '--dry-run');
       assert.equal(outcome.code, 0, outcome.stderr);
       assert.match(outcome.stdout, /^dry run, nothing written: /m);
@@ -268,6 +272,8 @@ describe('moving from UNIS: npm run import', function () {
     let unis: Server;
     let unisUrl: string;
     const requested: string[] = [];
+    /** Answer /events as UNIS does when it cannot read one series' statistics: 404 for the whole list. */
+    let eventsFail = false;
     before(async () => {
       unis = createServer((req, res) => {
         const url = new URL(req.url!, 'http://unis');
@@ -278,6 +284,10 @@ describe('moving from UNIS: npm run import', function () {
         };
         const parts = url.pathname.split('/').filter((p) => p !== '');
         if (parts.length === 0) return send([...Object.keys(expected.collections), 'events', 'data'].map((c) => ({ href: `${unisUrl}/${c}`, rel: 'full' })));
+        if (parts[0] === 'events' && eventsFail) {
+          res.statusCode = 404;
+          return send({ message: 'No resources match query.' });
+        }
         if (parts[0] === 'events') return send(Object.entries(expected.data).map(([mid, d]) => ({ mid, generic: { capped: 'Yes', count: d.points.length, maxSize: d.cappedSize }, queried: {} })));
         if (parts[0] === 'data' && parts[1]) return send(expected.data[parts[1]]?.points ?? []);
         const docs = [...(expected.collections[parts[0]!] ?? [])].sort((a, b) => (b.ts as number) - (a.ts as number));
@@ -289,6 +299,20 @@ describe('moving from UNIS: npm run import', function () {
       unisUrl = `http://127.0.0.1:${(unis.address() as AddressInfo).port}`;
     });
     after(() => new Promise<void>((resolve) => unis.close(() => resolve())));
+
+    it('names /events when UNIS cannot list its series, imports every resource, and exits 1', async () => {
+      const database = await createTestDatabase();
+      eventsFail = true;
+      try {
+        const outcome = await importCommand(database, PUBLIC, '--from', unisUrl, '--rebase', OLD);
+        assert.equal(outcome.code, 1, outcome.stderr);
+        assert.match(outcome.stdout, new RegExp(`^unreadable ${unisUrl}/events: GET ${unisUrl}/events: 404 `, 'm'));
+        for (const [collection, docs] of Object.entries(expected.collections)) assert.equal(reportRow(outcome.stdout, collection).imported, docs.length, collection);
+      } finally {
+        eventsFail = false;
+        await database.drop();
+      }
+    });
 
     it('reads every collection with every version, the series and their points', async () => {
       const database = await createTestDatabase();

@@ -34,9 +34,15 @@ export function unisHttp(baseUrl: string): Source {
         collections.push({ name, capped: false, items: () => paged(`${base}/${name}`) });
       }
       if (names.has('events')) {
-        const series = await seriesOf(base);
-        collections.push({ name: 'events_cache', capped: false, items: () => listOf(series.map((s, i) => ({ place: `${base}/events element ${i + 1}`, document: s }))) });
-        for (const s of series) collections.push({ name: String(s.id), capped: true, items: () => paged(`${base}/data/${encodeURIComponent(String(s.id))}`, false) });
+        // UNIS answers /events from each series' collection statistics: one series it cannot
+        // answer fails the whole list. That is named (exit 1), and the rest is imported.
+        const series = await seriesOf(base).catch((error: unknown) => reason(error));
+        if (typeof series === 'string') {
+          collections.push({ name: 'events_cache', capped: false, items: () => listOf([{ place: `${base}/events`, error: `${series}; no series or points were read` }]) });
+        } else {
+          collections.push({ name: 'events_cache', capped: false, items: () => listOf(series.map((s, i) => ({ place: `${base}/events element ${i + 1}`, document: s }))) });
+          for (const s of series) collections.push({ name: String(s.id), capped: true, items: () => paged(`${base}/data/${encodeURIComponent(String(s.id))}`, false) });
+        }
       }
       return collections;
     },
