@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { registerKind } from '../federation/register-kind.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
+import { ManifestUpkeep } from '../storage/manifest-upkeep.js';
 import { openDatabase, type Database } from '../storage/database.js';
 import { MeasurementStore } from '../storage/measurements/store.js';
 import { ResourceStore } from '../storage/resource-store.js';
@@ -102,7 +103,11 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
       throw dryRun ? new Error(`a dry run writes nothing, not even the database's schema, and ${describeDatabase(config.databaseUrl)} has none yet or an older one (${(error as Error).message.split(';')[0]!}): start a server on it once, or import without --dry-run`) : error;
     });
     const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
-    if (!dryRun) await addresses.start();
+    if (!dryRun) {
+      await addresses.start();
+      // As any process that reports to no lookup: no manifests to keep unless a reporting process is alive.
+      await new ManifestUpkeep(database, createLogger('silent')).settleUnreported();
+    }
     const resources = new ResourceStore(database);
     const target = { database, resources, measurements: new MeasurementStore(database, resources), representations: new Representations([...kinds, registerKind], addresses) };
     let fraction: number | undefined;
