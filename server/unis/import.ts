@@ -146,6 +146,12 @@ class ImportRun {
   /** Every version of one resource collection, in batches of one write job each. */
   async resources(collection: SourceCollection, kind: KindDescriptor, count: CollectionCount): Promise<void> {
     let batch: Prepared[] = [];
+    /**
+     * The batch being written while the next one is read and checked: on PostgreSQL the write is
+     * the server's work, so both cores work (SQLite writes on this thread: nothing changes). One
+     * at a time, so each batch's lookups see the one before it committed.
+     */
+    let writing: Promise<void> | undefined;
     for await (const item of this.documents(collection, count)) {
       // Its base learned first, so that its own references move with it.
       const raw = item.document;
@@ -163,10 +169,14 @@ class ImportRun {
       }
       batch.push(this.prepared(kind, collection.name, id, ts, document));
       if (batch.length >= this.options.batchSize) {
-        await this.store(batch, count);
+        await writing;
+        writing = this.store(batch, count);
+        // Its failure is met at the next await of it, not reported as unhandled meanwhile.
+        writing.catch(() => undefined);
         batch = [];
       }
     }
+    await writing;
     if (batch.length > 0) await this.store(batch, count);
   }
 

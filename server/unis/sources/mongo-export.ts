@@ -2,15 +2,15 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { EJSON } from 'bson';
 import { JsonElements } from '../../federation/json-elements.js';
 import { FileShare, reason, type Source, type SourceCollection, type SourceItem } from './source.js';
 
 /**
  * A folder of `mongoexport` files, one `<collection>.json` per collection: JSON lines (the
  * default) or one JSON array (`--jsonArray`), in Extended JSON v1 or v2, relaxed or canonical
- * (`{"$numberLong": "…"}`, `{"$oid": "…"}`): the `bson` package's EJSON reads them all. A file is
- * read as it streams, so its size does not matter.
+ * (`{"$numberLong": "…"}`, `{"$oid": "…"}`): each text is read as JSON, and its type wrappers
+ * with the `bson` package's EJSON where the document is read (keys.ts, fromMongo). A file is read
+ * as it streams, so its size does not matter.
  */
 export async function mongoExportFolder(folder: string): Promise<Source> {
   const files = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.endsWith('.metadata.json'));
@@ -26,10 +26,8 @@ export async function mongoExportFolder(folder: string): Promise<Source> {
 /** One exported text as a document, or why not. */
 function parsed(text: string, place: string): SourceItem {
   try {
-    // UNIS escapes every key that starts with `$`, so a `"$` in the text is an Extended JSON
-    // type wrapper (`{"$oid": …}`, `{"$numberLong": …}`): only then is EJSON's slower reviver
-    // needed (or a string that holds `"$`, which EJSON reads alike).
-    const value: unknown = text.includes('"$') ? EJSON.parse(text, { relaxed: true }) : JSON.parse(text);
+    // Plain JSON: Extended JSON's type wrappers are read where documents are (keys.ts, fromMongo).
+    const value: unknown = JSON.parse(text);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { place, error: 'not a JSON object' };
     return { place, document: value as Record<string, unknown> };
   } catch (error) {
