@@ -53,12 +53,17 @@ export async function importVersions(db: Database, resources: ResourceStore, bat
     for (const [kind, ids] of byKind) {
       const keys = [...ids];
       await db.dialect.locking.lockResources(trx, kind, keys);
-      // Each resource's newest version: one seek in the primary key (kind, id, ts) per id,
-      // however long its history (reading every stored version was 12 µs an id).
+      // Each resource's newest version: a live one's is its current row (one key lookup); only
+      // the others (new, or deleted) are looked for in the history. A lookup of every id's newest
+      // version in the history took 14 ms per 500 ids on PostgreSQL, 28 µs a version imported.
       for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
         const part = keys.slice(i, i + LOOKUP_CHUNK);
-        const { rows } = await statements.run(trx, newestSql(part.length), [...part, kind, kind]);
-        for (const row of rows) known.set(`${kind}/${String(row.id)}`, { versions: new Set([Number(row.ts)]), newest: Number(row.ts), live: !isTrue(row.deleted) });
+        const { rows } = await statements.run(trx, `SELECT id, ts FROM resource_current WHERE kind = ? AND id IN (${rowsOf('?', part.length)})`, [kind, ...part]);
+        for (const row of rows) known.set(`${kind}/${String(row.id)}`, { versions: new Set([Number(row.ts)]), newest: Number(row.ts), live: true });
+        const others = part.filter((id) => !known.has(`${kind}/${id}`));
+        if (others.length === 0) continue;
+        const { rows: gone } = await statements.run(trx, newestSql(others.length), [kind, ...others]);
+        for (const row of gone) known.set(`${kind}/${String(row.id)}`, { versions: new Set([Number(row.ts)]), newest: Number(row.ts), live: !isTrue(row.deleted) });
       }
     }
     // Versions older than their resource's newest may be stored already: looked up by key.
@@ -103,10 +108,10 @@ export async function importVersions(db: Database, resources: ResourceStore, bat
   return { stored };
 }
 
-/** The newest version (`id`, `ts`, `deleted`) of each of `n` ids of one kind that has any; bindings: the ids, then the kind twice. */
+/** The newest stored version (`id`, `ts`, `deleted`) of each of `n` ids of one kind that has any; bindings: the kind, then the ids. */
 function newestSql(n: number): string {
-  return `WITH v(id) AS (VALUES ${rowsOf('(?)', n)}), n AS (SELECT v.id, (SELECT max(x.ts) FROM resource_history x WHERE x.kind = ? AND x.id = v.id) AS ts FROM v)
-    SELECT n.id, n.ts, h.deleted FROM n JOIN resource_history h ON h.kind = ? AND h.id = n.id AND h.ts = n.ts`;
+  return `SELECT h.id, h.ts, h.deleted FROM resource_history h WHERE h.kind = ? AND h.id IN (${rowsOf('?', n)})
+    AND NOT EXISTS (SELECT 1 FROM resource_history y WHERE y.kind = h.kind AND y.id = h.id AND y.ts > h.ts)`;
 }
 
 /** Which of `n` versions (kind, id, ts) are stored; bindings: kind, id and ts of each. */
