@@ -52,6 +52,11 @@ export interface ImportOptions {
   readonly listener: ImportListener;
 }
 
+/**
+ * Points per write job (one transaction): small documents, cheap to hold. 1,000,000 points of 4
+ * series in 5.1 s in jobs of 10,000, 4.2 s in jobs of 25,000 (SQLite, load 2 on 2 cores).
+ */
+const POINTS_PER_WRITE = 25_000;
 /** How many documents between two progress reports. */
 const PROGRESS_EVERY = 1_000;
 
@@ -254,7 +259,7 @@ class ImportRun {
 
   /** One series' points (UNIS's capped collection named by the mid), appended in batches; points stored already are skipped. */
   async points(collection: SourceCollection, count: CollectionCount): Promise<void> {
-    const size = this.options.batchSize * 5;
+    const size = POINTS_PER_WRITE;
     let batch: DataPoint[] = [];
     const flush = async (): Promise<void> => {
       if (this.options.dryRun) {
