@@ -5,19 +5,11 @@
  */
 import { once } from 'node:events';
 import { mkdir, readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { kinds } from '../../generated/rest/kinds.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { registerKind } from '../federation/register-kind.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
 import { openDatabase, type Database } from '../storage/database.js';
-import { MeasurementStore } from '../storage/measurements/store.js';
-import { ResourceStore } from '../storage/resource-store.js';
-import { ServiceFacts } from '../storage/service-facts.js';
-import { OwnAddresses } from '../wire/addresses.js';
-import { Representations } from '../wire/representation.js';
+import { commandOptions, registryOf, startedFrom } from './command.js';
 import { runExport } from './export.js';
 import { exportTable, notExportedLine, type ExportCount } from './export-report.js';
 
@@ -98,17 +90,9 @@ function progress(): { update(counts: readonly ExportCount[]): void; clear(): vo
 
 /** Run the command with `args` (after `export`); its exit code. */
 export async function runExportCommand(args: readonly string[]): Promise<number> {
-  let values: { to?: string; force?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: [...args], options: { to: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    console.error(`error: ${(error as Error).message.split('\n')[0]!}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandOptions<{ to?: string; force?: boolean }>(args, { to: { type: 'string' }, force: { type: 'boolean' } }, USAGE);
+  if ('code' in parsed) return parsed.code;
+  const { values } = parsed;
   if (values.to === undefined || values.to === '') {
     console.error(`error: --to is required\n\n${USAGE}`);
     return 2;
@@ -116,20 +100,17 @@ export async function runExportCommand(args: readonly string[]): Promise<number>
   let database: Database | undefined;
   try {
     const config = loadConfig(process.env);
-    // `npm run` runs in the project's folder; a relative --to is meant from where npm was started.
-    const folder = path.resolve(process.env.INIT_CWD ?? process.cwd(), values.to);
+    const folder = startedFrom(values.to);
     const problem = await folderProblem(folder, values.force === true);
     if (problem !== undefined) {
       console.error(`error: ${problem}`);
       return 2;
     }
     database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent') });
-    const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
-    const resources = new ResourceStore(database);
-    const all = [...kinds, registerKind];
+    const { measurements, representations, kinds } = registryOf(database, config);
     const shown = progress();
     const report = await runExport(
-      { database, measurements: new MeasurementStore(database, resources), representations: new Representations(all, addresses), kinds: all },
+      { database, measurements, representations, kinds },
       {
         folder,
         listener: {

@@ -4,20 +4,12 @@
  */
 import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { kinds } from '../../generated/rest/kinds.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { registerKind } from '../federation/register-kind.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
 import { ManifestUpkeep } from '../storage/manifest-upkeep.js';
 import { openDatabase, type Database } from '../storage/database.js';
-import { MeasurementStore } from '../storage/measurements/store.js';
-import { ResourceStore } from '../storage/resource-store.js';
-import { ServiceFacts } from '../storage/service-facts.js';
-import { OwnAddresses } from '../wire/addresses.js';
-import { Representations } from '../wire/representation.js';
+import { commandOptions, registryOf, startedFrom } from './command.js';
 import { runImport } from './import.js';
 import { Progress } from './progress.js';
 import { refusalLine, reportTable, unreadableLine } from './report.js';
@@ -60,8 +52,7 @@ async function write(text: string): Promise<void> {
 /** The source `--from` names. */
 async function sourceOf(given: string): Promise<Source> {
   if (/^https?:\/\//i.test(given)) return unisHttp(given);
-  // `npm run` runs in the project's folder; a relative path is meant from where npm was started.
-  const from = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
+  const from = startedFrom(given);
   const info = await stat(from).catch(() => undefined);
   if (!info?.isDirectory()) throw new Error(`--from ${given}: neither an http(s):// URL nor a folder`);
   try {
@@ -74,20 +65,13 @@ async function sourceOf(given: string): Promise<Source> {
 
 /** Run the command with `args` (after `import`); its exit code. */
 export async function runImportCommand(args: readonly string[]): Promise<number> {
-  let values: { from?: string; rebase?: string[]; 'dry-run'?: boolean; 'keep-ttl'?: boolean; batch?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: { from: { type: 'string' }, rebase: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' }, 'keep-ttl': { type: 'boolean' }, batch: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    console.error(`error: ${(error as Error).message.split('\n')[0]!}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = commandOptions<{ from?: string; rebase?: string[]; 'dry-run'?: boolean; 'keep-ttl'?: boolean; batch?: string }>(
+    args,
+    { from: { type: 'string' }, rebase: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' }, 'keep-ttl': { type: 'boolean' }, batch: { type: 'string' } },
+    USAGE,
+  );
+  if ('code' in parsed) return parsed.code;
+  const { values } = parsed;
   const batch = values.batch === undefined ? 2000 : Number(values.batch);
   if (values.from === undefined || !Number.isSafeInteger(batch) || batch < 1 || batch > 100_000) {
     console.error(`error: ${values.from === undefined ? '--from is required' : '--batch takes a whole number from 1 to 100000'}\n\n${USAGE}`);
@@ -102,14 +86,13 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent'), migrations: dryRun ? 'verify' : 'run' }).catch((error: unknown) => {
       throw dryRun ? new Error(`a dry run writes nothing, not even the database's schema, and ${describeDatabase(config.databaseUrl)} has none yet or an older one (${(error as Error).message.split(';')[0]!}): start a server on it once, or import without --dry-run`) : error;
     });
-    const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
+    const registry = registryOf(database, config);
     if (!dryRun) {
-      await addresses.start();
+      await registry.addresses.start();
       // As any process that reports to no lookup: no manifests to keep unless a reporting process is alive.
       await new ManifestUpkeep(database, createLogger('silent')).settleUnreported();
     }
-    const resources = new ResourceStore(database);
-    const target = { database, resources, measurements: new MeasurementStore(database, resources), representations: new Representations([...kinds, registerKind], addresses) };
+    const target = { database, ...registry };
     let fraction: number | undefined;
     const progress = new Progress(process.stderr, () => fraction);
     const lines: string[] = [];
