@@ -36,7 +36,8 @@ async function postVersion(ctx: BenchContext, server: Measured, indexes: readonl
   let failures = 0;
   for (let first = 0; first < indexes.length; first += ARRAY) {
     const batch = indexes.slice(first, first + ARRAY).map((i) => ({ ...node(i), description: `version ${version}` }));
-    const response = await fetch(`${server.url}/nodes`, { method: 'POST', headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    // A typed Accept: in UNIS form a one-element array is answered with the bare object (rest-contract §4).
+    const response = await fetch(`${server.url}/nodes`, { method: 'POST', headers: { ...ctx.auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(batch) });
     const stored = (await response.json()) as { ts: number }[];
     if (response.status !== 201) failures++;
     else for (const r of stored) newest = Math.max(newest, r.ts);
