@@ -27,6 +27,7 @@ import { loopRow } from './rows/loop.js';
 import { measurementRows } from './rows/measurements.js';
 import { operatorRows } from './rows/operator.js';
 import { postgresRows } from './rows/postgres.js';
+import { mixedWriteRows } from './rows/mixed-writes.js';
 import { postgresUnavailable } from './harness/postgres.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
@@ -83,7 +84,7 @@ async function main(): Promise<number> {
   if (only.has('operator')) rows.push(...(await operatorRows(ctx, DN)));
   if (only.has('postgres')) {
     const why = postgresUnavailable();
-    if (why === undefined) rows.push(...(await postgresRows(ctx)));
+    if (why === undefined) rows.push(...(await postgresRows(ctx)), ...(await mixedWriteRows(ctx)));
     else {
       ctx.log(`PostgreSQL rows NOT RUN: ${why}`);
       rows.push({ row: 'PostgreSQL rows', result: `not run: ${why}`, target: 'report', met: undefined, figures: {}, failures: 0 });

@@ -7,7 +7,7 @@
  * clients of the same server (another test run, say) are never counted.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { cpuSeconds } from './cpu.js';
 
@@ -32,6 +32,14 @@ export interface BenchPostgres {
   url(application: string): string;
   /** CPU seconds used so far by the backends of the sessions named `application` (0 when PostgreSQL is not on this machine). */
   backendCpu(application: string): Promise<number>;
+  /**
+   * CPU seconds used so far by every process of the PostgreSQL server: the postmaster, its
+   * background workers (checkpointer, WAL writer, autovacuum, …) and every backend, including the
+   * ones that have exited (their time is in the postmaster's cutime/cstime once it reaps them).
+   * A write's WAL flush, a checkpoint and a vacuum are its cost too, not only its backend's.
+   * 0 when PostgreSQL is not on this machine.
+   */
+  serverCpu(): Promise<number>;
   /** Whether the backends' CPU can be read here (the server runs on this machine). */
   readonly local: boolean;
   /** Sample the states of the backends named with `prefix` every `everyMs` until the returned function is called. */
@@ -52,8 +60,14 @@ export async function benchPostgres(): Promise<BenchPostgres> {
     const result = (await knex.raw('SELECT pid FROM pg_stat_activity WHERE application_name = ?', [application])) as { rows: { pid: number }[] };
     return result.rows.map((r) => r.pid);
   };
+  /** The postmaster: the parent of this observer's own backend. */
+  const postmaster = local ? Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${rows[0]!.pid}/status`, 'utf8'))?.[1]) : 0;
   return {
     local,
+    async serverCpu() {
+      if (!local) return 0;
+      return cpuSeconds(postmaster) + reapedChildrenCpu(postmaster);
+    },
     url: (application) => `${base}${base.includes('?') ? '&' : '?'}schema=${schema}&application_name=${application}`,
     async backendCpu(application) {
       if (!local) return 0;
@@ -95,4 +109,15 @@ export async function benchPostgres(): Promise<BenchPostgres> {
       }
     },
   };
+}
+
+/** cutime + cstime of `pid`: the CPU of its children that have exited and been waited for, in seconds. */
+function reapedChildrenCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
 }

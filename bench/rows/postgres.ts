@@ -69,10 +69,10 @@ function cpuRatioRow(what: string, result: { sqlite: CpuPerRequest[]; postgres: 
   const r = median(result.postgres.map((p, i) => p.microseconds / result.sqlite[i]!.microseconds));
   const served = Math.min(...[...result.sqlite, ...result.postgres].map((x) => x.requestsPerSecond));
   return {
-    row: `${what} at ${count(RATE.rate)} req/s offered, ${RATE.connections} connections: CPU per request, PostgreSQL (topocat + its backends) vs SQLite`,
+    row: `${what} at ${count(RATE.rate)} req/s offered, ${RATE.connections} connections: CPU per request, PostgreSQL (topocat + every PostgreSQL process) vs SQLite`,
     result: local
-      ? `PostgreSQL ${micros(pg)} (${micros(pg - backends)} topocat + ${micros(backends)} backends); SQLite ${micros(lite)}; ${ratio(r)}× (lowest rate served ${count(served)}/s)`
-      : `PostgreSQL ${micros(pg)} topocat only (the server is not on this machine: backends not counted); SQLite ${micros(lite)}`,
+      ? `PostgreSQL ${micros(pg)} (${micros(pg - backends)} topocat + ${micros(backends)} PostgreSQL); SQLite ${micros(lite)}; ${ratio(r)}× (lowest rate served ${count(served)}/s)`
+      : `PostgreSQL ${micros(pg)} topocat only (the server is not on this machine: its CPU not counted); SQLite ${micros(lite)}`,
     target: `≤ ${limit}×`,
     met: local ? r <= limit : undefined,
     figures: { postgresMicroseconds: pg, postgresBackendMicroseconds: backends, sqliteMicroseconds: lite, ratio: r, servedRate: served },
@@ -215,8 +215,10 @@ async function withServers<T>(ctx: BenchContext, pg: BenchPostgres, work: (sqlit
     started.push(second);
     return await work(
       { label: 'sqlite', server: sqliteServer },
-      { label: 'postgres', server: first, database: () => pg.backendCpu(`${APP}-a`) },
-      { label: 'postgres-b', server: second, database: () => pg.backendCpu(`${APP}-b`) },
+      // Every PostgreSQL process counts (rows run one side at a time): the WAL writer, the
+      // checkpointer and autovacuum work for topocat's requests as much as its backends do.
+      { label: 'postgres', server: first, database: () => pg.serverCpu() },
+      { label: 'postgres-b', server: second, database: () => pg.serverCpu() },
     );
   } finally {
     for (const server of started.reverse()) await server.stop();
@@ -242,7 +244,7 @@ export async function postgresRows(ctx: BenchContext): Promise<Row[]> {
 
       ctx.log('postgres: CPU per GET, side by side with SQLite; queries and the list');
       const paths = randomNodePaths(ctx.sizes.nodes);
-      rows.push(cpuRatioRow('REST GET one node (random)', await sideBySide(ctx, sqlite, postgres, { paths, headers: ctx.auth }), 1.5, pg.local));
+      rows.push(cpuRatioRow('REST GET one node (random)', await sideBySide(ctx, sqlite, postgres, { paths, headers: ctx.auth }), 2, pg.local));
       rows.push(...(await queryRows(ctx, postgres.server)));
       rows.push(await listRow(ctx, postgres.server));
 
