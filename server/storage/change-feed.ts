@@ -59,7 +59,10 @@ export class ChangeFeed {
 
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (this.listeners.size === 1) this.db.dialect.announcements.interest(true);
+    return () => {
+      if (this.listeners.delete(listener) && this.listeners.size === 0) this.db.dialect.announcements.interest(false);
+    };
   }
 
   /**

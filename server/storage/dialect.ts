@@ -137,6 +137,23 @@ export interface VersionRow extends Change {
   readonly past?: boolean;
 }
 
+/** A version for Pools.insertIf. */
+export interface Insertion {
+  readonly kind: string;
+  readonly id: string;
+  readonly ts: number;
+  /** The stored document as JSON text. */
+  readonly doc: string;
+  /** Store nothing if a live resource has this id. */
+  readonly createOnly: boolean;
+}
+
+/** What Pools.insertIf stored of one version: its event, and whether it replaced a live resource. */
+export interface InsertedEvent {
+  readonly event: number;
+  readonly replaced: boolean;
+}
+
 /** A fragment of SQL and its bindings. */
 export interface SqlFragment {
   readonly sql: string;
@@ -346,6 +363,15 @@ export interface Pools {
    */
   replaceIf?(version: VersionRow, expected: number): Promise<number | undefined>;
   /**
+   * Where an insert of client-chosen ids can be one round trip without an explicit transaction
+   * (PostgreSQL; the locked way takes five): lock the resources, then store every version if
+   * each is newer than everything its resource stored and no `createOnly` one finds its resource
+   * live. Per version its event id and whether a live resource had the id (a re-POST); undefined
+   * when nothing was stored (the caller then writes the locked way, which finds out why). Absent
+   * where a locked write costs no round trips (SQLite: its one writer is in the process).
+   */
+  insertIf?(versions: readonly Insertion[]): Promise<readonly InsertedEvent[] | undefined>;
+  /**
    * Rows of `query`, streamed with back-pressure so a huge result uses constant memory, in
    * slices that never hold the event loop for long. `limit`, when the query has one, bounds the
    * result: a small bounded result may be read whole.
@@ -455,4 +481,9 @@ export interface Announcements {
    * without their own channel (SQLite, where the cluster primary relays) hear nothing here.
    */
   listen(heard: () => void, failed: (error: unknown) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether this process wants to hear of the others' commits (its change feed has listeners):
+   * where the engine can, processes announce their commits only while some other process does.
+   */
+  interest(listening: boolean): void;
 }

@@ -154,6 +154,8 @@ export class ResourceStore {
         await this.committed(() => this.db.append(stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: 'POST' as const, fresh: true }))));
         return stored;
       }
+      const unlocked = await this.insertIf(resources);
+      if (unlocked) return unlocked;
       return this.write(async (trx) => {
         const sql = this.statements(trx);
         /** The newest stored ts per `kind/id`, and whether that resource is live now. */
@@ -236,6 +238,26 @@ export class ResourceStore {
       await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
     }));
     this.cache?.forget(kind, id);
+  }
+
+  /**
+   * Where the engine has it (Pools.insertIf), an insert without a transaction: every version
+   * built with a new `ts` and stored in one round trip if each is newer than what its resource
+   * has. Undefined when nothing was stored, or where the engine or the insert cannot (a replayed
+   * `ts` to look up, an id twice in one call): the caller then inserts the locked way, which
+   * builds again and finds out why. Mixed writes on PostgreSQL, 300 writes/s: a POST with the
+   * client's id cost 3.70 ms of CPU (topocat + PostgreSQL) the locked way, against 2.21 ms for
+   * one whose id the server made (scratch, 2026-11-28).
+   */
+  private async insertIf(resources: readonly NewResource[]): Promise<Inserted[] | undefined> {
+    if (!this.db.insertIf || resources.some((r) => r.replayedTs !== undefined)) return undefined;
+    if (new Set(resources.map((r) => `${r.kind}/${r.id}`)).size !== resources.length) return undefined;
+    const versions = resources.map((r) => {
+      const ts = nextTs(undefined);
+      return { kind: r.kind, id: r.id, ts, doc: JSON.stringify(r.build(r.id, ts)), createOnly: r.createOnly === true };
+    });
+    const events = await this.committed(() => this.db.insertIf!(versions));
+    return events && versions.map((v, i): Inserted => ({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, replaced: events[i]!.replaced }));
   }
 
   /**

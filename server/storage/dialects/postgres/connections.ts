@@ -2,9 +2,9 @@ import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools, Row, VersionRow } from '../../dialect.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
-import { replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
+import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
-import { MergedWrites } from './merged-writes.js';
+import { MergedWrites, onConnection } from './merged-writes.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
@@ -99,6 +99,7 @@ export class PostgresConnections implements Connections {
       write: (job) => knex.transaction(job),
       append: (versions) => appends.submit(versions, versions.map(key)),
       replaceIf: async (version, expected) => (await replacements.submit([{ ...version, expected }], [key(version)]))[0],
+      insertIf: (versions) => onConnection(knex, (connection) => insertIfOn(connection, lockPrefix, versions)),
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
       gauges: () => {

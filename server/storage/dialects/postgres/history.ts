@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { HistorySql, SqlFragment, VersionRow } from '../../dialect.js';
+import pg from 'pg';
+import type { HistorySql, InsertedEvent, Insertion, SqlFragment, VersionRow } from '../../dialect.js';
 import { EVENT_COUNTER, EVENTS, positionParts, type Change, type Floor, type Position } from '../../events.js';
 import type { PgQueryable } from './prepared.js';
 import { preparedStatement } from './prepared.js';
@@ -63,6 +64,37 @@ const REPLACE_IF = `WITH v AS MATERIALIZED (
   DELETE FROM resource_current r USING ok WHERE ok.doc IS NULL AND r.kind = ok.kind AND r.id = ok.id
 ), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM ok ORDER BY n')})
 SELECT event, kind, id, ts FROM e`;
+
+/**
+ * The insert of Pools.insertIf, after its locks (see insertIfOn): every version stored if each is
+ * newer than everything its resource stored and none of `create_only` finds its resource live;
+ * otherwise nothing. A version of a live resource is a re-POST (`REPOST`), of one never stored a
+ * fresh insert. Read under the locks, in a snapshot taken after them: a writer that committed
+ * before is seen, and none can commit meanwhile. The versions are the `?` (a JSON array).
+ */
+const INSERT_IF = `WITH v AS MATERIALIZED (
+  SELECT * FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, doc jsonb, create_only boolean)) WITH ORDINALITY AS v(kind, id, ts, doc, create_only, n)
+), s AS MATERIALIZED (
+  SELECT v.*, (SELECT max(h.ts) FROM resource_history h WHERE h.kind = v.kind AND h.id = v.id) AS newest,
+    (SELECT c.ts FROM resource_current c WHERE c.kind = v.kind AND c.id = v.id) IS NOT NULL AS live FROM v
+), ok AS MATERIALIZED (
+  SELECT kind, id, ts, doc, CASE WHEN live THEN 'REPOST' ELSE 'POST' END AS action, newest IS NULL AS fresh, live, n FROM s
+  WHERE NOT EXISTS (SELECT 1 FROM s WHERE s.newest >= s.ts OR (s.live AND s.create_only))
+), h AS (
+  INSERT INTO resource_history (kind, id, ts, doc, deleted) SELECT kind, id, ts, doc, FALSE FROM ok
+), c AS (
+  INSERT INTO resource_current (kind, id, ts, doc) SELECT kind, id, ts, doc FROM ok
+  ON CONFLICT (kind, id) DO UPDATE SET ts = excluded.ts, doc = excluded.doc
+), e AS (${insertEvents('SELECT kind, id, ts, action, fresh FROM ok ORDER BY n')})
+SELECT e.event, e.kind, e.id, e.ts, ok.live FROM e JOIN ok ON ok.kind = e.kind AND ok.id = e.id ORDER BY ok.n`;
+
+/**
+ * The locks of Pools.insertIf: each resource's advisory lock, waiting, in the order the locked
+ * way takes them (kind by kind in the order given, by hash within a kind: PostgresLocking), so
+ * that the two ways never wait on each other in a circle. The `?` is a JSON array of
+ * `[kind order, key]` pairs, keys whole (`<prefix><kind>/<id>`).
+ */
+const LOCK_ALL = `SELECT count(pg_advisory_xact_lock(h)) FROM (SELECT DISTINCT (k->>0)::int AS o, hashtextextended(k->>1, 0) AS h FROM jsonb_array_elements(?::jsonb) AS k ORDER BY o, h) AS locks`;
 
 const RECORD = insertEvents(
   `SELECT kind, id, ts, action, FALSE AS fresh FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, id text, ts bigint, action text)) WITH ORDINALITY AS v(kind, id, ts, action, n) ORDER BY n`,
@@ -134,6 +166,26 @@ export async function replaceIfOn(connection: PgQueryable, lockPrefix: string, r
   const json = `[${replacements.map((r) => `${changeJson(r)},"doc":${r.doc ?? 'null'},${member('expected', r.expected)}}`).join(',')}]`;
   const { rows } = await connection.query({ ...preparedStatement(REPLACE_IF), values: [json, lockPrefix] });
   return eventsInOrder(replacements, rows as Returned);
+}
+
+/**
+ * Pools.insertIf on a connection: the locks and the insert sent as one simple query, so the two
+ * statements are one implicit transaction and one round trip (the locked way's transaction takes
+ * five: BEGIN, the locks, the read of the newest versions, the write, COMMIT). The simple
+ * protocol takes no parameters: the two JSON arrays go in as literals, escaped by `pg` itself.
+ * Per version its event id and whether it replaced a live resource; undefined when nothing was
+ * stored (the caller then writes the locked way, which finds out why).
+ */
+export async function insertIfOn(connection: PgQueryable, lockPrefix: string, insertions: readonly Insertion[]): Promise<InsertedEvent[] | undefined> {
+  const order = new Map<string, number>();
+  for (const i of insertions) if (!order.has(i.kind)) order.set(i.kind, order.size);
+  const locks = JSON.stringify(insertions.map((i) => [order.get(i.kind), `${lockPrefix}${i.kind}/${i.id}`]));
+  const versions = `[${insertions.map((i) => `{${member('kind', i.kind)},${member('id', i.id)},${member('ts', i.ts)},"doc":${i.doc},${member('create_only', i.createOnly)}}`).join(',')}]`;
+  const text = `${LOCK_ALL.replace('?', () => pg.escapeLiteral(locks))};${INSERT_IF.replace('?', () => pg.escapeLiteral(versions))}`;
+  const results = (await connection.query(text)) as { rows: unknown[] }[];
+  const rows = results[1]!.rows as { event: number | string; live: boolean }[];
+  if (rows.length !== insertions.length) return undefined;
+  return rows.map((r) => ({ event: Number(r.event), replaced: r.live }));
 }
 
 /**

@@ -105,13 +105,18 @@ export class MergedWrites<Item, Outcome> {
     }
   }
 
-  private async run(items: readonly Item[]): Promise<Outcome[]> {
-    const pool = this.knex.client as Pool;
-    const connection = await pool.acquireConnection();
-    try {
-      return await this.statement(connection, items);
-    } finally {
-      await pool.releaseConnection(connection);
-    }
+  private run(items: readonly Item[]): Promise<Outcome[]> {
+    return onConnection(this.knex, (connection) => this.statement(connection, items));
+  }
+}
+
+/** `work` on a connection of knex's pool, outside any transaction of knex's. */
+export async function onConnection<T>(knex: Knex, work: (connection: PgQueryable) => Promise<T>): Promise<T> {
+  const pool = knex.client as Pool;
+  const connection = await pool.acquireConnection();
+  try {
+    return await work(connection);
+  } finally {
+    await pool.releaseConnection(connection);
   }
 }

@@ -7,6 +7,7 @@ import type { Announcements } from '../../dialect.js';
 export const sqliteAnnouncements: Announcements = {
   reachOtherProcesses: false,
   announce(): void {},
+  interest(): void {},
   async listen(): Promise<() => Promise<void>> {
     return async () => {};
   },
