@@ -172,6 +172,8 @@ export interface SqlFragment {
 export interface HistorySql {
   /** Migration step 0008, after the columns `k` and `xid` are added: what this engine's event log needs for its order, and its undoing. */
   readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+  /** Migration step 0016: what this engine's Pools.insertIf needs in the schema (PostgreSQL: a function), and its undoing. */
+  readonly insertIfMigration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
   /**
    * Append `versions` to the history, make the last version of each resource that is not `past`
    * its current row (or remove the row for a deletion), and add their events, as part of `trx`.

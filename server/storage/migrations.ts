@@ -55,6 +55,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0010_history_time': historyTimeMigration,
     '0014_manifests': manifestsMigration(dialect),
     '0015_catalog_result_streams': resultStreamsMigration,
+    '0016_insert_if': dialect.history.insertIfMigration,
   };
 }
 

@@ -1,8 +1,6 @@
 /** The parts of a `pg` client that a prepared statement uses. */
 export interface PgQueryable {
   query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
-  /** A simple query: no parameters, and several statements allowed (one implicit transaction); a result per statement. */
-  query(text: string): Promise<{ rows: unknown[]; rowCount: number | null }[]>;
 }
 
 const statements = new Map<string, { name: string; text: string }>();
