@@ -46,9 +46,10 @@ const range = (values: readonly number[], format: (n: number) => string): string
 const msCpu = (micros: number): string => `${(micros / 1000).toFixed(2)} ms`;
 
 /** The sizes of a run: the issue's at full size, a smoke test with --quick. */
+/** Warm-up of 10 s at the full rate before each window: after 2 s, V8 was still compiling the write path (topocat 1.7–1.9 ms of CPU a write on PostgreSQL, 1.1–1.4 after 20 s; scratch, 2026-11-28). */
 function shape(ctx: BenchContext): { rate: number; seconds: number; warmup: number; rounds: number; preload: number } {
   const quick = ctx.sizes.cpuRounds === 1;
-  return quick ? { rate: 100, seconds: 1, warmup: 0.5, rounds: 1, preload: 10 } : { rate: 300, seconds: 8, warmup: 2, rounds: 5, preload: NODES_PER_CLIENT };
+  return quick ? { rate: 100, seconds: 1, warmup: 0.5, rounds: 1, preload: 10 } : { rate: 300, seconds: 8, warmup: 10, rounds: 5, preload: NODES_PER_CLIENT };
 }
 
 async function preload(ctx: BenchContext, servers: readonly Measured[], writers: readonly MixedWriter[], n: number): Promise<number> {

@@ -140,6 +140,13 @@ async function streamLatency(ctx: BenchContext, writer: Measured, reader: Measur
   const samples: number[] = [];
   let failures = 0;
   try {
+    // One write first, not timed: the writer announces its commits once it has heard that the
+    // other process has a subscriber (a NOTIFY away); a change before that comes with the
+    // subscriber's feed's next poll, within a second.
+    const warm = await fetch(`${writer.url}/nodes`, { method: 'POST', headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'pg-latency-warm', name: 'warm' }) });
+    await warm.arrayBuffer();
+    const until = performance.now() + 5_000;
+    while (!arrived.has('pg-latency-warm') && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
     for (let i = 0; i < writes; i++) {
       const id = `pg-latency-${i}`;
       const sent = performance.now();
