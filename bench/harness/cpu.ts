@@ -109,6 +109,8 @@ export interface CpuComparison {
   readonly referenceDatabase: number;
   /** Median over the rounds of reference ÷ ours (higher is better for us). */
   readonly ratio: number;
+  /** Each round's reference ÷ ours, in order: their spread is the resolution the median had. */
+  readonly ratios: readonly number[];
   /** The lowest rate either side served in any round (below the offer: it could not keep up). */
   readonly servedRate: number;
   readonly failures: number;
@@ -133,6 +135,7 @@ export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOpt
     oursDatabase: median(mine.map((m) => m.databaseMicroseconds)),
     referenceDatabase: median(theirs.map((t) => t.databaseMicroseconds)),
     ratio: median(mine.map((m, i) => theirs[i]!.microseconds / m.microseconds)),
+    ratios: mine.map((m, i) => theirs[i]!.microseconds / m.microseconds),
     servedRate: Math.min(...mine.map((m) => m.requestsPerSecond), ...theirs.map((t) => t.requestsPerSecond)),
     failures: [...mine, ...theirs].reduce((sum, r) => sum + r.failures, 0),
   };

@@ -6,11 +6,12 @@ import type { Representation } from './resource-store.js';
  * through this process's ResourceStore, which replaces an entry with the new version (or
  * forgets a deleted one) before the write is acknowledged, so a read never answers older than a
  * write it follows. Where other processes write too (`--workers` on one SQLite file), the cache
- * is given `commits`, a number that moves whenever anyone commits (KeyReader.commits): each read
- * asks it first and, when it moved, drops every entry, so a write acknowledged by another
- * process before the read began is never answered late. A read-mostly load keeps its entries;
- * each write anywhere empties the caches of all processes. PostgreSQL, with no such number as
- * cheap, has no cache.
+ * is given `commits`, a mark that moves whenever anyone commits (KeyReader.commits): each read
+ * that finds its entry asks it before answering and, when it moved, drops every entry, so a
+ * write acknowledged by another process before the read began is never answered late. A read
+ * that finds nothing asks nothing: it reads the database, as one process would. A read-mostly
+ * load keeps its entries; each write anywhere empties the caches of all processes. PostgreSQL,
+ * with no such mark as cheap, has no cache.
  *
  * Why: a GET of one node of 100,000 spent about 30–40 µs of its 157 µs of CPU in the SQLite
  * lookup on the bench's machine (the same lookup takes 7 µs when repeated at once: between
@@ -24,36 +25,52 @@ export class CurrentCache {
   /** Writes done so far (puts and forgets): a read that saw a write happen meanwhile keeps nothing. */
   writes = 0;
 
-  /** What `commits` said at the last read. */
-  private seen: number | undefined;
+  /**
+   * What `commits` said when the cache was made or a hit was last answered (undefined: it failed). Every
+   * entry then was current, and an entry kept since was read after it (or written here): while
+   * the mark stands still, nobody committed since, and every entry is still current.
+   */
+  private seen: number | string | undefined;
 
   /** @param commits with other writing processes: see above. */
   constructor(
     private readonly budget: number,
-    private readonly commits?: () => number,
-  ) {}
+    private readonly commits?: () => number | string,
+  ) {
+    // Every entry is read after this.
+    if (commits) this.seen = this.ask();
+  }
 
   get(kind: string, id: string): Representation | undefined {
-    if (this.commits) {
-      // Asked on the hot read's path, before any error handling: a failed ask answers nothing
-      // from memory, and the full path meets the failure and reports it.
-      let commits: number | undefined;
-      try {
-        commits = this.commits();
-      } catch {
-        commits = undefined;
-      }
-      this.catchUp(commits);
-      if (commits === undefined) return undefined;
-    }
     const key = keyOf(kind, id);
     const hit = this.entries.get(key);
-    if (hit) {
-      // Most recently used last: the Map iterates in insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+    // A miss asks nothing: the read that follows goes to the database, which has every commit.
+    if (!hit) return undefined;
+    if (this.commits) {
+      const commits = this.ask();
+      if (commits === undefined || commits !== this.seen) {
+        this.seen = commits;
+        this.dropAll();
+        return undefined;
+      }
     }
+    // Most recently used last: the Map iterates in insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
     return hit;
+  }
+
+  /**
+   * The mark, or undefined when it cannot be read. Asked on the hot read's path, before any
+   * error handling: a failed ask answers nothing from memory, and the full path meets the
+   * failure and reports it.
+   */
+  private ask(): number | string | undefined {
+    try {
+      return this.commits?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /** What a read found, unless writes were done since `writes` (it may be older than theirs). */
@@ -74,13 +91,6 @@ export class CurrentCache {
   forget(kind: string, id: string): void {
     this.writes++;
     this.drop(keyOf(kind, id));
-  }
-
-  /** Drops everything if anyone committed since the last read. */
-  private catchUp(commits: number | undefined): void {
-    if (commits === this.seen) return;
-    this.seen = commits;
-    this.dropAll();
   }
 
   /** Drops everything, and stops reads under way from keeping theirs (another process wrote: storage/outside-writes.ts). */

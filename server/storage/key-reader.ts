@@ -18,12 +18,12 @@ export interface KeyReader {
    */
   oneNow?(sql: string, bindings: readonly unknown[]): Row | undefined;
   /**
-   * A number that moves whenever anyone commits to the database, read without a round trip
-   * (SQLite's `PRAGMA data_version` on this connection, which never writes itself: about 2.5 µs);
+   * A mark that moves whenever anyone commits to the database, read without a round trip
+   * (SQLite: the WAL-index header, else `PRAGMA data_version`; see SqliteKeyReader.commits);
    * absent where the engine has nothing as cheap. What a cache of another process's writes asks
-   * before it answers (see CurrentCache).
+   * before it answers (see CurrentCache). Compared with `===` only.
    */
-  commits?(): number;
+  commits?(): number | string;
   /** Release the prepared statements and any connections of its own. */
   close(): Promise<void>;
 }

@@ -58,4 +58,30 @@ describe('read cache beside other writers (commits)', () => {
     cache.remember('nodes', version, writes);
     assert.equal(cache.get('nodes', 'n1'), undefined);
   });
+
+  it('a read that finds nothing does not ask the counter; one that finds its entry does', () => {
+    let asked = 0;
+    const cache = new CurrentCache(1 << 20, () => {
+      asked++;
+      return 7;
+    });
+    asked = 0;
+    assert.equal(cache.get('nodes', 'n1'), undefined);
+    assert.equal(asked, 0, 'a miss reads the database, which has every commit');
+    cache.remember('nodes', version, cache.writes);
+    assert.deepEqual(cache.get('nodes', 'n1'), version);
+    assert.equal(asked, 1);
+  });
+
+  it('an entry read after a commit that no hit has seen yet goes with the rest at the next hit', () => {
+    const counter: { value: number | Error } = { value: 7 };
+    const cache = kept(counter);
+    counter.value = 8;
+    assert.equal(cache.get('nodes', 'n2'), undefined);
+    cache.remember('nodes', { ...version, id: 'n2' }, cache.writes);
+    assert.equal(cache.get('nodes', 'n2'), undefined, 'the counter moved since the last hit: everything is dropped');
+    assert.equal(cache.get('nodes', 'n1'), undefined);
+    cache.remember('nodes', version, cache.writes);
+    assert.deepEqual(cache.get('nodes', 'n1'), version, 'kept again once the counter stands still');
+  });
 });
