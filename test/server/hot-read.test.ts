@@ -37,8 +37,8 @@ describe('hot read of one resource', function () {
     before(async () => {
       database = await createTestDatabase();
       db = await openDatabase({ url: database.url, poolMax: 2 });
-      // As the server has it: a read cache on SQLite, none on PostgreSQL (whose hot reads wait for the database).
-      store = new ResourceStore(db, engine === 'sqlite' ? new CurrentCache(1 << 20) : undefined);
+      // As the server has it: a read cache on SQLite, and on PostgreSQL one that answers while this process holds the read lease (serve.ts).
+      store = new ResourceStore(db, engine === 'sqlite' ? new CurrentCache(1 << 20) : new CurrentCache(1 << 20, () => db.lease!.held()));
       const addresses = new OwnAddresses(new ServiceFacts(db), 'http://svc.example', 'http://svc.example/schema/20120709');
       await addresses.start();
       const authenticator = new BearerTokens([

@@ -5,6 +5,7 @@ import { knexLog } from '../../knex-log.js';
 import { replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { MergedWrites } from './merged-writes.js';
+import { PostgresReadLease } from './read-lease.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
@@ -92,6 +93,7 @@ export class PostgresConnections implements Connections {
     const lockPrefix = this.lockPrefix;
     const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items));
     const key = (v: VersionRow): string => `${v.kind}/${v.id}`;
+    const lease = new PostgresReadLease(this.settings);
     return {
       reader: knex,
       writer: knex,
@@ -99,6 +101,7 @@ export class PostgresConnections implements Connections {
       write: (job) => knex.transaction(job),
       append: (versions) => appends.submit(versions, versions.map(key)),
       replaceIf: async (version, expected) => (await replacements.submit([{ ...version, expected }], [key(version)]))[0],
+      lease,
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
       gauges: () => {
@@ -108,6 +111,7 @@ export class PostgresConnections implements Connections {
       async close() {
         await appends.idle();
         await replacements.idle();
+        await lease.close();
         await knex.destroy();
       },
     };
