@@ -166,12 +166,20 @@ function relayChanges(store: ResourceStore, subscriptions: Subscriptions): void 
 
 /**
  * The read cache of this process (see CurrentCache): kept by a process that is its database's
- * only writer (Connections.aloneMeansSoleWriter: SQLite), and by cluster workers while nobody
- * commits (where KeyReader.commits can tell); none on PostgreSQL or with READ_CACHE_MB=0.
+ * only writer (Connections.aloneMeansSoleWriter: SQLite), by cluster workers while nobody
+ * commits (where KeyReader.commits can tell), and on PostgreSQL while this process holds the
+ * read lease (Pools.lease: no other process writes meanwhile); none with READ_CACHE_MB=0.
  */
 function readCache(database: Database, config: Config, role: Role): { cache?: CurrentCache; stop(): void } {
   const budget = config.readCacheMb * 1024 * 1024;
   if (budget === 0) return { stop: () => undefined };
+  const lease = database.lease;
+  if (lease) {
+    // Other servers may write the same database (PostgreSQL): the cache answers while this
+    // process holds the read lease, during which nobody else writes; an import says when it wrote.
+    const cache = new CurrentCache(budget, () => lease.held());
+    return { cache, stop: watchOutsideWrites(database, () => cache.dropAll()) };
+  }
   if (role === 'single') {
     if (!database.dialect.connections.aloneMeansSoleWriter) return { stop: () => undefined };
     // The only writer but for an import (npm run import): it says when it wrote.

@@ -273,6 +273,12 @@ export interface ColumnSql {
   /** Select expression that yields a document column as JSON text, named `alias` (default: as the column). */
   documentText(knex: Knex, column: string, alias?: string): Knex.Raw | string;
   /**
+   * True where documentText answers a document's JSON text exactly as it was written (SQLite's
+   * TEXT column); false where the engine keeps it in a form of its own (PostgreSQL's jsonb: keys
+   * in its order, its spacing), so that what a write sent differs in bytes from what a read answers.
+   */
+  readonly keepsText: boolean;
+  /**
    * An aggregate that yields the group's rows as JSON text: an array of arrays of `columns`,
    * ordered by `orderBy`, and `[]` for no rows. Reading many small rows this way costs one
    * string and one JSON.parse instead of an object per row built by the driver.
@@ -374,6 +380,12 @@ export interface Pools {
    */
   insertIf?(versions: readonly Insertion[]): Promise<readonly InsertedEvent[] | undefined>;
   /**
+   * Where processes of other servers may write the same database (PostgreSQL), the lease that
+   * lets one of them keep a read cache (see ReadLease); absent where a process started alone is
+   * its database's only writer (SQLite).
+   */
+  readonly lease?: ReadLease;
+  /**
    * Rows of `query`, streamed with back-pressure so a huge result uses constant memory, in
    * slices that never hold the event loop for long. `limit`, when the query has one, bounds the
    * result: a small bounded result may be read whole.
@@ -401,6 +413,28 @@ export interface StorageGauges {
   readonly pool?: { readonly used: number; readonly idle: number; readonly waiting: number };
   /** Bytes of the write-ahead log file (SQLite's `-wal`). */
   readonly walBytes?: number;
+}
+
+/**
+ * Who may keep what it read in memory where several server processes share one database: at most
+ * one process holds the lease, and while it does no other process writes (each write elsewhere
+ * first makes it give the lease up), so a write acknowledged by any process is read back by every
+ * process at once. The holder's own writes replace what it keeps (ResourceStore, CurrentCache).
+ */
+export interface ReadLease {
+  /**
+   * A number that stays the same while this process holds the lease without a break (each new
+   * hold is a new number); throws while it does not. Each call counts as a read: the lease is
+   * sought while reads come. What CurrentCache asks before every answer from memory.
+   */
+  held(): number;
+  /**
+   * Before a write: resolves (or returns at once) when this process may write, with the function
+   * to call once the write has committed or failed, before it is acknowledged: where the right to
+   * write was lost meanwhile, what it returns resolves once it is had again.
+   */
+  writing(): (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
+  close(): Promise<void>;
 }
 
 export interface Connections {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
 import type { Database } from './database.js';
-import type { Row, WriteJob } from './dialect.js';
+import type { ReadLease, Row, WriteJob } from './dialect.js';
 import type { CurrentCache } from './current-cache.js';
 import type { TextRun } from './document-text.js';
 import { classified, classify, PreconditionFailed, ResourceConflict, ResourceMissing } from './errors.js';
@@ -201,7 +201,7 @@ export class ResourceStore {
       });
     });
     // In order: an id inserted twice in one call ends with its last version.
-    for (const r of inserted) this.cache?.put(r.kind, { id: r.id, ts: r.ts, doc: r.doc });
+    for (const r of inserted) this.stored(r.kind, { id: r.id, ts: r.ts, doc: r.doc });
     return inserted;
   }
 
@@ -225,7 +225,7 @@ export class ResourceStore {
       await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
       return { id, ts, doc };
     }));
-    this.cache?.put(kind, updated);
+    this.stored(kind, updated);
     return updated;
   }
 
@@ -278,17 +278,31 @@ export class ResourceStore {
     if (event === undefined) return undefined;
     const stored = { id, ts, doc: doc ?? '' };
     if (doc === null) this.cache?.forget(kind, id);
-    else this.cache?.put(kind, stored);
+    else this.stored(kind, stored);
     return stored;
   }
 
   /** The newest live representation. */
   async current(kind: string, id: string): Promise<Representation | undefined> {
-    const cached = this.cache?.get(kind, id);
-    if (cached) return cached;
+    return this.cache?.get(kind, id) ?? this.lookup(kind, id);
+  }
+
+  /** The newest live representation as the database has it, kept in memory where there is a cache. */
+  private async lookup(kind: string, id: string): Promise<Representation | undefined> {
     const writes = this.cache?.writes;
     const row = (await this.read(() => this.db.keys.one(this.sql.current, [kind, id]))) as CurrentRow | undefined;
     return this.kept(kind, id, row, writes);
+  }
+
+  /**
+   * What a write stored, for the cache: kept in place of what it held where the database answers
+   * the text as written (ColumnSql.keepsText); elsewhere (PostgreSQL's jsonb) forgotten, so that
+   * the next read keeps the database's own text and every answer of a version is the same bytes.
+   */
+  private stored(kind: string, representation: Representation): void {
+    if (!this.cache) return;
+    if (this.db.dialect.columns.keepsText) this.cache.put(kind, representation);
+    else this.cache.forget(kind, representation.id);
   }
 
   /** The representation a current row holds, kept in memory unless a write was done since `writes` (it may have committed after the lookup). */
@@ -333,13 +347,14 @@ export class ResourceStore {
 
   /**
    * What the hot read asks (rest/operations/hot-read.ts): the newest live representation at once where it can
-   * be had without waiting (currentNow), else, where key reads need a round trip and nothing is
-   * kept in memory (PostgreSQL), the read itself, which rejects as current() does. Undefined: no
-   * such resource, or none to be had without the full path (which then reads and reports).
+   * be had without waiting (currentNow, SQLite), else, where key reads need a round trip
+   * (PostgreSQL), from memory when kept (while this process holds the read lease: ReadLease) or
+   * the read itself, which rejects as current() does. Undefined: no such resource, or none to be
+   * had without the full path (which then reads and reports).
    */
   currentSoon(kind: string, id: string): Representation | undefined | Promise<Representation | undefined> {
-    if (this.cache || this.db.keys.oneNow) return this.currentNow(kind, id);
-    return this.current(kind, id);
+    if (this.db.keys.oneNow) return this.currentNow(kind, id);
+    return this.cache?.get(kind, id) ?? this.lookup(kind, id);
   }
 
   /** The representation with timestamp `ts`, even if the resource was deleted since. */
@@ -507,7 +522,7 @@ export class ResourceStore {
    * writes' answers). The writes of one turn share one read, and one announcement.
    */
   private async committed<T>(work: () => Promise<T>): Promise<T> {
-    const result = await classified(this.db.dialect.errors, work);
+    const result = await classified(this.db.dialect.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
     if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
@@ -517,6 +532,17 @@ export class ResourceStore {
       });
     }
     return result;
+  }
+
+  /** `work` once this process may write (ReadLease.writing), the lease told when it is over. */
+  private async leased<T>(lease: ReadLease, work: () => Promise<T>): Promise<T> {
+    const asked = lease.writing();
+    const done = asked instanceof Promise ? await asked : asked;
+    try {
+      return await work();
+    } finally {
+      await done();
+    }
   }
 
   private read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from '../../server/storage/database.js';
 import { ResourceStore } from '../../server/storage/resource-store.js';
 import { ServiceFacts } from '../../server/storage/service-facts.js';
 import { hashToken } from '../../server/tokens.js';
-import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, engine, postgresUrl, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { startServer, type LogLine, type RunningServer } from '../helpers/server.js';
 import { eventually } from '../helpers/wait.js';
 
@@ -37,8 +37,8 @@ describe('hot read of one resource', function () {
     before(async () => {
       database = await createTestDatabase();
       db = await openDatabase({ url: database.url, poolMax: 2 });
-      // As the server has it: a read cache on SQLite, none on PostgreSQL (whose hot reads wait for the database).
-      store = new ResourceStore(db, engine === 'sqlite' ? new CurrentCache(1 << 20) : undefined);
+      // As the server has it: a read cache on SQLite, and on PostgreSQL one that answers while this process holds the read lease (serve.ts).
+      store = new ResourceStore(db, engine === 'sqlite' ? new CurrentCache(1 << 20) : new CurrentCache(1 << 20, () => db.lease!.held()));
       const addresses = new OwnAddresses(new ServiceFacts(db), 'http://svc.example', 'http://svc.example/schema/20120709');
       await addresses.start();
       const authenticator = new BearerTokens([
@@ -172,6 +172,35 @@ describe('hot read of one resource', function () {
         );
       });
     }
+
+    it('on PostgreSQL, answered from memory under the read lease: the same bytes as the full path', async function () {
+      if (engine !== 'postgres') this.skip();
+      const created = await fetch(`${server.url}/nodes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'leased', name: 'kept', location: { institution: 'IU' } }) });
+      assert.equal(created.status, 201);
+      const { selfRef } = (await created.json()) as { selfRef: string };
+      /** Whether the server's session holds the read lease of its schema (dialects/postgres/read-lease.ts). */
+      const leased = (): Promise<boolean> =>
+        withPostgres(postgresUrl(), async (knex) => {
+          const { rows } = (await knex.raw(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)",
+            [`topocat:read-lease:${server.database.schema!}`],
+          )) as { rows: { n: number }[] };
+          return rows[0]!.n === 1;
+        });
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        await (await fetch(selfRef)).arrayBuffer();
+        if (await leased()) break;
+        assert.ok(Date.now() < deadline, 'the server never took the read lease');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await (await fetch(selfRef)).arrayBuffer();
+      const headers = { 'x-request-id': 'leased-1' };
+      const hot = await answerOf(selfRef, headers);
+      const full = await answerOf(`${selfRef}/`, headers);
+      assert.equal(hot.status, 200);
+      assert.deepEqual(hot, full);
+    });
 
     it('reads its own writes: PUT, PATCH and DELETE show at once', async () => {
       const created = await fetch(`${server.url}/nodes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'v1' }) });

@@ -5,6 +5,7 @@ import { knexLog } from '../../knex-log.js';
 import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { MergedWrites, onConnection } from './merged-writes.js';
+import { PostgresReadLease } from './read-lease.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
@@ -92,6 +93,7 @@ export class PostgresConnections implements Connections {
     const lockPrefix = this.lockPrefix;
     const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items));
     const key = (v: VersionRow): string => `${v.kind}/${v.id}`;
+    const lease = new PostgresReadLease(this.settings);
     return {
       reader: knex,
       writer: knex,
@@ -100,6 +102,7 @@ export class PostgresConnections implements Connections {
       append: (versions) => appends.submit(versions, versions.map(key)),
       replaceIf: async (version, expected) => (await replacements.submit([{ ...version, expected }], [key(version)]))[0],
       insertIf: (versions) => onConnection(knex, (connection) => insertIfOn(connection, lockPrefix, versions)),
+      lease,
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
       gauges: () => {
@@ -109,6 +112,7 @@ export class PostgresConnections implements Connections {
       async close() {
         await appends.idle();
         await replacements.idle();
+        await lease.close();
         await knex.destroy();
       },
     };

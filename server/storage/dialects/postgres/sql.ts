@@ -109,6 +109,7 @@ export const postgresJson: JsonSql = {
 };
 
 export const postgresColumns: ColumnSql = {
+  keepsText: false,
   documentValue(knex, json: string) {
     return knex.raw('?::jsonb', [json]);
   },

@@ -98,6 +98,7 @@ export const sqliteJson: JsonSql = {
 };
 
 export const sqliteColumns: ColumnSql = {
+  keepsText: true,
   documentValue(_knex, json: string): string {
     return json;
   },
