@@ -26,12 +26,13 @@ const ASK_GRACE_MS = 2_000;
  * The channel names of a database (one per schema: databases in separate schemas of one server
  * never hear each other): commits are announced on `commits`, which only processes with
  * subscribers listen to; `interest` carries who listens (`+<token>`, `-<token>`) and the question
- * of a process that has just connected (`?`), and every process listens to it.
+ * of a process that has just connected (`?`), and every process listens to it; `lease` is the
+ * read lease's (read-lease.ts).
  */
-export function announcementChannels(schema: string | undefined): { commits: string; interest: string } {
+export function announcementChannels(schema: string | undefined): { commits: string; interest: string; lease: string } {
   // A channel is an identifier of at most 63 bytes; a schema name may be as long on its own.
-  const base = `topocat_${createHash('sha256').update(schema ?? '').digest('hex').slice(0, 24)}`;
-  return { commits: base, interest: `${base}_interest` };
+  const hash = createHash('sha256').update(schema ?? '').digest('hex').slice(0, 24);
+  return { commits: `topocat_${hash}`, interest: `topocat_${hash}_interest`, lease: `topocat_lease_${hash}` };
 }
 
 /**

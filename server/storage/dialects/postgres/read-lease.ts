@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { ReadLease } from '../../dialect.js';
 import { StorageUnavailable } from '../../errors.js';
+import { announcementChannels } from './announcements.js';
 import type { PostgresSettings } from './settings.js';
 
 /** How often the lease's state is looked at (release, seek). */
@@ -79,8 +80,7 @@ export class PostgresReadLease implements ReadLease {
   private readonly token = randomBytes(8).toString('hex');
 
   constructor(private readonly settings: PostgresSettings) {
-    const hash = createHash('sha256').update(settings.schema ?? '').digest('hex').slice(0, 24);
-    this.channel = `topocat_lease_${hash}`;
+    this.channel = announcementChannels(settings.schema).lease;
     this.key = `topocat:read-lease:${settings.schema ?? ''}`;
   }
 
