@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
-import type { Database } from './database.js';
-import type { ReadLease, Row, WriteJob } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { ReadLease, WriteJob } from './contract/driver.js';
 import type { CurrentCache } from './current-cache.js';
-import type { TextRun } from './document-text.js';
 import { classified, classify, PreconditionFailed, ResourceConflict, ResourceMissing } from './errors.js';
-import { rowsOf } from './events.js';
+import { chunks, rowsOf, type Row, type TextRun } from './contract/rows.js';
+import type { Representation } from './contract/representation.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
 import { QueryCompiler } from './query-sql.js';
@@ -14,13 +14,6 @@ const HISTORY = 'resource_history';
 const CURRENT = 'resource_current';
 /** Rows per INSERT statement in a batch; well under every dialect's bind-parameter limit. */
 const INSERT_CHUNK = 200;
-
-/** A stored representation: its `doc` is the JSON text exactly as stored. */
-export interface Representation {
-  readonly id: string;
-  readonly ts: number;
-  readonly doc: string;
-}
 
 /** What an insert stored: a new resource, or a new version of a live one (a re-POST). */
 export interface Inserted extends Representation {
@@ -548,10 +541,4 @@ export class ResourceStore {
   private read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {
     return classified(this.db.dialect.errors, work) as Promise<T>;
   }
-}
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }

@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 import { classify } from './errors.js';
 
 const HISTORY = 'resource_history';

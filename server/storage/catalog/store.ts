@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import type { Database } from '../database.js';
-import type { Dialect, StatementResult } from '../dialect.js';
+import type { Database } from '../contract/database.js';
+import type { Dialect } from '../contract/dialect.js';
+import type { StatementResult } from '../contract/driver.js';
 import { ResourceConflict, StorageUnavailable } from '../errors.js';
-import { rowsOf } from '../events.js';
+import { chunks, rowsOf } from '../contract/rows.js';
 import { Pacer } from '../pace.js';
 import { inSavepoint } from '../savepoint.js';
 import type { TargetQuery } from './conditions.js';
@@ -93,12 +94,6 @@ function creationOrder(a: ObjectRecord, b: ObjectRecord): number {
   return a.createdMs - b.createdMs || Buffer.compare(Buffer.from(a.guid), Buffer.from(b.guid));
 }
 
-function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
 function insertedId(row: unknown): number {
   return Number(typeof row === 'object' && row !== null ? (row as { id: unknown }).id : row);
 }
@@ -158,7 +153,7 @@ export class CatalogReads {
   /** The objects with these objectIds that `owners` own, in no particular order. */
   async objectsByGuid(guids: readonly string[], owners: readonly string[]): Promise<ObjectRecord[]> {
     const found: ObjectRecord[] = [];
-    for (const part of chunks(guids)) {
+    for (const part of chunks(guids, CHUNK)) {
       const rows = (await this.objects().whereIn('o.guid', part).whereIn('o.owner_dn', owners)) as ObjectRow[];
       found.push(...rows.map(objectRecord));
     }
@@ -178,20 +173,20 @@ export class CatalogReads {
    */
   async descendants(targetIds: readonly number[], maxDepth: number | undefined, owners: readonly string[]): Promise<ObjectRecord[]> {
     const found = new Map<number, ObjectRecord>();
-    for (const part of chunks(targetIds)) {
+    for (const part of chunks(targetIds, CHUNK)) {
       const below = this.knex(CLOSURE).select('descendant_id').whereIn('ancestor_id', part).where('depth', '>', 0);
       if (maxDepth !== undefined) below.where('depth', '<=', maxDepth);
       const rows = (await this.inCreationOrder(this.objects().whereIn('o.id', below).whereIn('o.owner_dn', owners))) as ObjectRow[];
       for (const row of rows) found.set(Number(row.id), objectRecord(row));
     }
     // Several chunks come back each in order; one order for all.
-    return chunks(targetIds).length > 1 ? [...found.values()].sort(creationOrder) : [...found.values()];
+    return chunks(targetIds, CHUNK).length > 1 ? [...found.values()].sort(creationOrder) : [...found.values()];
   }
 
   /** The links (parent, child) whose child is one of `childIds`: every parent of each. */
   async parentLinks(childIds: readonly number[]): Promise<Link[]> {
     const links: Link[] = [];
-    for (const part of chunks(childIds)) {
+    for (const part of chunks(childIds, CHUNK)) {
       const rows = (await this.knex(CLOSURE).select('ancestor_id', 'descendant_id').where('depth', 1).whereIn('descendant_id', part)) as { ancestor_id: number | string; descendant_id: number | string }[];
       for (const row of rows) links.push({ parentId: Number(row.ancestor_id), childId: Number(row.descendant_id) });
     }
@@ -201,7 +196,7 @@ export class CatalogReads {
   /** Which of these objects have at least one child. */
   async withChildren(ids: readonly number[]): Promise<Set<number>> {
     const parents = new Set<number>();
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, CHUNK)) {
       const rows = (await this.knex(CLOSURE).distinct('ancestor_id').where('depth', 1).whereIn('ancestor_id', part)) as { ancestor_id: number | string }[];
       for (const row of rows) parents.add(Number(row.ancestor_id));
     }
@@ -218,7 +213,7 @@ export class CatalogReads {
   async properties(objectIds: readonly number[]): Promise<ObjectContent> {
     const properties: PropertyRecord[] = [];
     const elements: ElementRecord[] = [];
-    for (const part of chunks(objectIds)) {
+    for (const part of chunks(objectIds, CHUNK)) {
       // Two rows of JSON text rather than a row object per property and per element.
       addProperties(properties, await this.jsonRows<PropertyRow>(this.knex(PROPERTIES).whereIn('object_id', part), PROPERTY_COLUMNS, PROPERTY_ORDER));
       addElements(elements, await this.jsonRows<ElementRow>(this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part), ELEMENT_ROW_COLUMNS, ELEMENT_ORDER));
@@ -410,7 +405,7 @@ export class CatalogWrites extends CatalogReads {
     const shared = await this.sharedWithOutside(id);
     if (shared.length > 0) {
       const staying = new Set<number>();
-      for (const part of chunks(shared)) {
+      for (const part of chunks(shared, CHUNK)) {
         const rows = (await this.knex(CLOSURE).distinct('descendant_id').whereIn('ancestor_id', part)) as { descendant_id: number | string }[];
         for (const row of rows) staying.add(Number(row.descendant_id));
       }
@@ -420,7 +415,7 @@ export class CatalogWrites extends CatalogReads {
       for (const link of crossing) await this.unlink(link.parentId, link.childId);
     }
     // parent_id cascades too, but only ever to objects deleted here.
-    for (const part of chunks([...doomed])) await this.knex(OBJECTS).whereIn('id', part).delete();
+    for (const part of chunks([...doomed], CHUNK)) await this.knex(OBJECTS).whereIn('id', part).delete();
   }
 
   /** Store a definition under its queryId: a new one, or a replacement of the one with that id. */
@@ -454,7 +449,7 @@ export class CatalogWrites extends CatalogReads {
   }
 
   async deleteProperties(ids: readonly number[]): Promise<void> {
-    for (const part of chunks(ids)) await this.knex(PROPERTIES).whereIn('id', part).delete();
+    for (const part of chunks(ids, CHUNK)) await this.knex(PROPERTIES).whereIn('id', part).delete();
   }
 
   /** Number the remaining top-level instances of (name, source) 1, 2, … in their order. */
