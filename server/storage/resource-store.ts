@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { nextTs } from './clock.js';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { ReadLease, WriteJob } from './contract/driver.js';
 import type { CurrentCache } from './current-cache.js';
 import { classified, classify, PreconditionFailed, ResourceConflict, ResourceMissing } from './errors.js';
@@ -9,6 +9,9 @@ import type { Representation } from './contract/representation.js';
 import type { SortKey } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
 import { QueryCompiler } from './query-sql.js';
+
+/** What the resource store uses of the database. */
+export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
 
 const HISTORY = 'resource_history';
 const CURRENT = 'resource_current';
@@ -110,7 +113,7 @@ export class ResourceStore {
    *   database's only writer (see CurrentCache).
    */
   constructor(
-    private readonly db: Database,
+    private readonly db: ResourceStoreDatabase,
     private readonly cache?: CurrentCache,
   ) {
     this.compiler = new QueryCompiler(db.dialect);
@@ -155,7 +158,7 @@ export class ResourceStore {
         const newest = new Map<string, { ts: number; live: boolean }>();
         for (const [kind, set] of chosen) {
           const keys = [...set];
-          await this.db.dialect.locking.lockResources(trx, kind, keys);
+          await this.db.dialect.adapter.locking.lockResources(trx, kind, keys);
           for (const part of chunks(keys, INSERT_CHUNK)) {
             const rows = await sql.rows(
               `SELECT h.id, MAX(h.ts) AS ts, MAX(CASE WHEN c.id IS NULL THEN 0 ELSE 1 END) AS live FROM ${HISTORY} h LEFT JOIN ${CURRENT} c ON c.kind = h.kind AND c.id = h.id WHERE h.kind = ? AND h.id IN (${rowsOf('?', part.length)}) GROUP BY h.id`,
@@ -185,7 +188,7 @@ export class ResourceStore {
           stored.push(version);
           if (before === undefined) fresh.add(version);
         }
-        await this.db.dialect.history.storeVersions(
+        await this.db.dialect.features.history.storeVersions(
           trx,
           // A new version of a live resource; a POST made it, which UNIS's WebSocket says (events.ts).
           stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: r.replaced ? 'REPOST' : 'POST', fresh: fresh.has(r) })),
@@ -215,7 +218,7 @@ export class ResourceStore {
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
+      await this.db.dialect.features.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
       return { id, ts, doc };
     }));
     this.stored(kind, updated);
@@ -228,7 +231,7 @@ export class ResourceStore {
     await this.cached([{ kind, id }], () => this.write(async (trx) => {
       const sql = this.statements(trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
-      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
+      await this.db.dialect.features.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
     }));
     this.cache?.forget(kind, id);
   }
@@ -294,7 +297,7 @@ export class ResourceStore {
    */
   private stored(kind: string, representation: Representation): void {
     if (!this.cache) return;
-    if (this.db.dialect.columns.keepsText) this.cache.put(kind, representation);
+    if (this.db.dialect.sql.columns.keepsText) this.cache.put(kind, representation);
     else this.cache.forget(kind, representation.id);
   }
 
@@ -397,8 +400,8 @@ export class ResourceStore {
    */
   changes(kind: string, since: number, until: number, selection: Selection): AsyncIterable<ChangeEntry> {
     const knex = this.db.reader;
-    const columns = this.db.dialect.columns;
-    const { sql, bindings } = this.db.dialect.time.changes(kind, since, until);
+    const columns = this.db.dialect.sql.columns;
+    const { sql, bindings } = this.db.dialect.features.time.changes(kind, since, until);
     const builder = knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[])).select('id', 'ts', 'bts', columns.documentText(knex, 'bdoc'), columns.documentText(knex, 'adoc'));
     this.order(builder, selection, false);
     const rows = this.db.stream(builder, selection.limit);
@@ -419,7 +422,7 @@ export class ResourceStore {
   private resources(kind: string, at: number | undefined): Knex.QueryBuilder {
     const knex = this.db.reader;
     if (at === undefined) return knex(CURRENT).where({ kind });
-    const { sql, bindings } = this.db.dialect.time.stateAt(kind, at);
+    const { sql, bindings } = this.db.dialect.features.time.stateAt(kind, at);
     return knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[]));
   }
 
@@ -455,7 +458,7 @@ export class ResourceStore {
 
   /** `items`, with the database's outages as StorageUnavailable, a refused size as QueryTooLarge. */
   private unavailableAs<T>(items: AsyncIterable<T>): AsyncIterable<T> {
-    const errors = this.db.dialect.errors;
+    const errors = this.db.dialect.driver.errors;
     return {
       async *[Symbol.asyncIterator]() {
         try {
@@ -468,11 +471,11 @@ export class ResourceStore {
   }
 
   private docColumn(knex: Knex): Knex.Raw | string {
-    return this.db.dialect.columns.documentText(knex, 'doc');
+    return this.db.dialect.sql.columns.documentText(knex, 'doc');
   }
 
   private async lockedCurrent(trx: Knex.Transaction, sql: JobSql, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.locking.lockResources(trx, kind, [id]);
+    await this.db.dialect.adapter.locking.lockResources(trx, kind, [id]);
     const [row] = (await sql.rows(this.sql.current, [kind, id])) as unknown as CurrentRow[];
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);
@@ -482,7 +485,7 @@ export class ResourceStore {
 
   /** A job's plain SQL: the dialect's prepared write statements (SQLite: no query builder). */
   private statements(trx: Knex.Transaction): JobSql {
-    const statements = this.db.dialect.statements;
+    const statements = this.db.dialect.driver.statements;
     return {
       rows: async (sql, bindings) => (await statements.run(trx, sql, bindings)).rows,
       run: async (sql, bindings) => {
@@ -515,13 +518,13 @@ export class ResourceStore {
    * writes' answers). The writes of one turn share one read, and one announcement.
    */
   private async committed<T>(work: () => Promise<T>): Promise<T> {
-    const result = await classified(this.db.dialect.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
+    const result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
     if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
         this.telling = false;
         for (const listener of this.commitListeners) listener();
-        this.db.dialect.announcements.announce();
+        this.db.dialect.adapter.announcements.announce();
       });
     }
     return result;
@@ -539,6 +542,6 @@ export class ResourceStore {
   }
 
   private read<T>(work: () => Promise<T> | Knex.QueryBuilder): Promise<T> {
-    return classified(this.db.dialect.errors, work) as Promise<T>;
+    return classified(this.db.dialect.driver.errors, work) as Promise<T>;
   }
 }

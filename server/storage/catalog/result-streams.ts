@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { StorageUnavailable } from '../errors.js';
+
+/** What the result streams use of the database. */
+export type ResultStreamsDatabase = Uses<'reader' | 'write', { driver: 'errors' }>;
 
 /** STREAMING results (docs/catalog-operations.md "STREAMING delivery"): one row per result… */
 export const RESULT_STREAMS = 'catalog_result_streams';
@@ -60,7 +63,7 @@ export class ResultStreamGone extends Error {}
 
 /** The stored STREAMING results: written whole in one transaction, read back piece by piece. */
 export class ResultStreamStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: ResultStreamsDatabase) {}
 
   /**
    * Store `pieces` (already at most CHUNK_CHARS each) under `id`, and delete every result that
@@ -108,7 +111,7 @@ export class ResultStreamStore {
     try {
       return await work();
     } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }

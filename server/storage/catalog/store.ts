@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
-import type { Dialect } from '../contract/dialect.js';
+import type { Uses } from '../contract/database.js';
 import type { StatementResult } from '../contract/driver.js';
 import { ResourceConflict, StorageUnavailable } from '../errors.js';
 import { chunks, rowsOf } from '../contract/rows.js';
@@ -11,6 +10,9 @@ import { ConditionCompiler } from './query-sql.js';
 import type { ElementRecord, InstanceRecord, Link, ObjectContent, ObjectRecord, PropertyInput, PropertyRecord, QueryDefinitionRecord, UserRecord } from './rows.js';
 import { CLOSURE, CONTACT_COLUMNS, COUNTS, ELEMENTS, OBJECTS, PROPERTIES, QUERY_DEFINITIONS, USERS, type ContactColumn } from './tables.js';
 import { folded, numberValue, textKey, timeValue } from './values.js';
+
+/** What the catalog store uses of the database. */
+export type CatalogDatabase = Uses<'reader' | 'keys' | 'write', { sql: 'columns'; driver: 'errors' | 'statements'; adapter: 'locking' }>;
 
 /** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
 const CHUNK = 500;
@@ -102,12 +104,12 @@ function insertedId(row: unknown): number {
 export class CatalogReads {
   constructor(
     protected readonly knex: Knex.Transaction,
-    protected readonly dialect: Dialect,
+    protected readonly dialect: CatalogDatabase['dialect'],
   ) {}
 
   /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
   private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
-    const row = (await from.first(this.knex.raw(`${this.dialect.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+    const row = (await from.first(this.knex.raw(`${this.dialect.sql.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
     return JSON.parse(row.rows) as T[];
   }
 
@@ -252,7 +254,7 @@ export class CatalogReads {
   }
 
   private inCreationOrder(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.columns.byteOrder('o.guid'));
+    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.sql.columns.byteOrder('o.guid'));
   }
 
   private page(builder: Knex.QueryBuilder, offset: number, limit: number | undefined): void {
@@ -319,7 +321,7 @@ export class CatalogWrites extends CatalogReads {
    */
   async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
-      return await inSavepoint(this.dialect.statements, this.knex, ITEM, () => work(this));
+      return await inSavepoint(this.dialect.driver.statements, this.knex, ITEM, () => work(this));
     } finally {
       await this.pacer.breathe();
     }
@@ -480,7 +482,7 @@ export class CatalogWrites extends CatalogReads {
   }
 
   private run(sql: string, bindings: readonly unknown[]): Promise<StatementResult> {
-    return this.dialect.statements.run(this.knex, sql, bindings);
+    return this.dialect.driver.statements.run(this.knex, sql, bindings);
   }
 
   private contactRow(contact: UserRecord['contact']): Record<ContactColumn, string | null> {
@@ -491,7 +493,7 @@ export class CatalogWrites extends CatalogReads {
     try {
       return await statement();
     } catch (error) {
-      if (this.dialect.errors.isUniqueViolation(error)) throw new ResourceConflict(conflict);
+      if (this.dialect.driver.errors.isUniqueViolation(error)) throw new ResourceConflict(conflict);
       throw error;
     }
   }
@@ -508,7 +510,7 @@ export class CatalogWrites extends CatalogReads {
  * closure update under a parent, only races with writers holding that owner's lock.
  */
 export class CatalogStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CatalogDatabase) {}
 
   /**
    * How many users and objects there are: the counter rows the triggers keep (migration 0003),
@@ -519,7 +521,7 @@ export class CatalogStore {
       const row = (await this.db.keys.one(`SELECT COALESCE(SUM(users), 0) AS users, COALESCE(SUM(objects), 0) AS objects FROM ${COUNTS}`, [])) as { users: number | string; objects: number | string };
       return { users: Number(row.users), objects: Number(row.objects) };
     } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -530,7 +532,7 @@ export class CatalogStore {
    */
   async objectsWithContent(guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
     if (guids.length > OBJECTS_AT_ONCE) throw new RangeError(`objectsWithContent: at most ${OBJECTS_AT_ONCE} objectIds`);
-    const { columns } = this.db.dialect;
+    const { columns } = this.db.dialect.sql;
     const list = (values: readonly string[]) => values.map(() => '?').join(', ');
     const targets = `SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`;
     const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));
@@ -550,7 +552,7 @@ export class CatalogStore {
       addElements(content.elements, JSON.parse(row!.elements) as ElementRow[]);
       return { objects, content };
     } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -558,7 +560,7 @@ export class CatalogStore {
     try {
       return await this.db.reader.transaction((trx) => work(new CatalogReads(trx, this.db.dialect)));
     } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 
@@ -566,11 +568,11 @@ export class CatalogStore {
   async write<T>(owners: readonly string[], work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
       return await this.db.write(async (trx) => {
-        await this.db.dialect.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
+        await this.db.dialect.adapter.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
         return work(new CatalogWrites(trx, this.db.dialect));
       });
     } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
+      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
     }
   }
 }
