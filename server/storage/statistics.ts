@@ -7,7 +7,7 @@ export type StatisticsDatabase = Uses<'writer', { adapter: 'maintenance' }>;
 
 /**
  * Refresh the planner's statistics every `intervalMs` where the dialect needs it (see
- * Dialect.refreshStatistics). One refresh at a time; a failure is logged and tried again at the
+ * Maintenance.refreshStatistics). One refresh at a time; a failure is logged and tried again at the
  * next tick. Returns the function that stops it, to call before the database closes.
  */
 export function keepStatistics(database: StatisticsDatabase, intervalMs: number, logger: Logger): () => Promise<void> {

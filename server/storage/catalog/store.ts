@@ -308,7 +308,7 @@ const ELEMENT_VALUES = '(?, ?, ?, ?, CAST(? AS BOOLEAN), ?, ?, ?, ?, ?)';
 /**
  * Reads and writes inside one write transaction. The statements of createObject's path (the
  * objectId lookups, the inserts of objects, paths, properties and elements, the savepoint of
- * each item) run as prepared SQL on the write's connection (Dialect.statements), not through
+ * each item) run as prepared SQL on the write's connection (Driver.statements), not through
  * the query builder: building each through knex cost more than SQLite spent running it.
  */
 export class CatalogWrites extends CatalogReads {
