@@ -4,17 +4,10 @@ import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
 import type { Database } from './database.js';
 import { StorageUnavailable } from './errors.js';
-import { MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
+import { MANIFEST_STATE, MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
 import { Pacer } from './pace.js';
 import { SERVICE } from './service-facts.js';
 
-/**
- * The row of `topocat_service` that says whether this database keeps manifests: `off` (no
- * triggers, no rows), `building <generation>` (triggers on, the documents stored before them
- * being scanned), `kept <generation>` (complete, kept by the triggers). Absent: as migration 0014
- * left it (triggers and rows that nobody decided to keep); the first start settles it.
- */
-export const MANIFEST_STATE = 'manifests';
 /**
  * Each reporting process's row of `topocat_service` (`manifests_reporter <uuid>`): until when
  * (ms since the epoch) it keeps reporting, renewed with each report for the registration's ttl
@@ -126,9 +119,9 @@ export class ManifestUpkeep {
     return this.exclusive(async (trx) => {
       const state = stateOf(await this.stateValue(trx));
       if (state.phase === 'building' || state.phase === 'kept') return state;
-      for (const statement of [...this.db.dialect.manifests.drop, ...this.db.dialect.manifests.create]) await trx.raw(statement);
-      await trx(MANIFEST_TABLE).delete();
       const generation = randomUUID();
+      for (const statement of [...this.db.dialect.manifests.drop, ...this.db.dialect.manifests.create(generation)]) await trx.raw(statement);
+      await trx(MANIFEST_TABLE).delete();
       await this.setState(trx, `building ${generation}`);
       this.logger.info('manifests turned on: this process reports upstream; building them by a scan of the stored resources');
       return { phase: 'building', generation } as const;
