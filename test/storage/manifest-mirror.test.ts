@@ -59,7 +59,7 @@ const KEY = fc.oneof(
 );
 /** Mostly values that recur (a write that brings nothing new is the common case); now and then one json_tree reads its own way. */
 const LEAF = fc.oneof(
-  { arbitrary: fc.constantFrom('a', 'b', true, 1, 7), weight: 12 },
+  { arbitrary: fc.constantFrom('a', 'b', true, 1, 7, 39.17, -86.52), weight: 12 },
   { arbitrary: fc.constantFrom('é', '\u0000', '"q"', '\ud800', '\ud83d\ude00', 'x'.repeat(300), false, null, 0, -0, 2 ** 53, 1.5, 0.1 + 0.2, 1e21, -7), weight: 3 },
   { arbitrary: fc.string({ maxLength: 4, unit: 'binary' }), weight: 1 },
   { arbitrary: fc.integer({ min: -3, max: 3 }), weight: 1 },
@@ -146,7 +146,8 @@ describe('the manifest triggers ask a copy of the committed sets first (manifest
     ['a dotted key and a nested one name the same field', { texts: ['{"a":{"b":"v"}}', '{"a.b":"v"}', '{"a.b":"w"}', '{"a":{"b":"w"}}'] }],
     ['a number written as a real', { texts: ['{"n":1}', '{"n":1.0}', '{"n":1e0}'] }],
     ['minus zero', { texts: ['{"n":0}', '{"n":-0}'] }],
-    ['integers past 2^53, and reals that print otherwise', { texts: ['{"n":9007199254740993}', '{"n":9007199254740993}', '{"n":0.30000000000000004}', '{"n":0.3}', '{"n":1e21}'] }],
+    ['integers past 2^53, and reals that print otherwise', { texts: ['{"n":9007199254740993}', '{"n":9007199254740993}', '{"n":0.30000000000000004}', '{"n":0.3}', '{"n":1e21}', '{"n":1e-7}', '{"n":0.00001}', '{"n":12345678901234567890}'] }],
+    ['reals, as coordinates are', { texts: ['{"lat":39.17,"lon":-86.52}', '{"lat":39.17,"lon":-86.52}', '{"lat":39.170000000000002,"lon":-86.52}', '{"lat":0.1,"lon":100.25}'] }],
     ['a value past the longest kept', { texts: ['{"v":"a"}', `{"v":"${'x'.repeat(300)}"}`, '{"v":"b"}'] }],
     ['a field past the longest kept in UTF-16 units but not in characters', { texts: ['{"name":"a"}', `{"name":"a","${'😀'.repeat(300)}":"a"}`, `{"name":"a","${'😀'.repeat(300)}":"b"}`] }],
     ['a field past the longest kept in characters', { texts: ['{"name":"a"}', `{"name":"a","${'k'.repeat(600)}":"a"}`] }],

@@ -20,8 +20,13 @@ type Sets = Map<string, Set<string> | typeof MANIFEST_STAR>;
  * cannot tell. Where this walk names or writes a leaf otherwise than the trigger, its name or
  * text is one the trigger never writes, so it is not in `sets` and the document is news: fieldOf
  * drops every `"` and `[n]` of a key that holds them, which stay in the name here; a value longer
- * than MAX_VALUE is written as `*`; a JSON text names one string, however escaped; a number
- * other than a safe integer is news.
+ * than MAX_VALUE is written as `*`; a JSON text names one string, however escaped. A number's
+ * text here is JavaScript's shortest that reads back as the same double (the document is in
+ * JSON.stringify's form, see news); SQLite writes a number's text by rounding (`%!.15g`, or
+ * `2.0` for a real that is whole), and such a text reads back to a double that rounds to the
+ * same text. So where this text is in a set, SQLite wrote it for a double with this same text,
+ * and writes it for this one too; where SQLite writes another (`1.0e-05`, `1.0e+21`, `2.0`), it
+ * is not in the set.
  */
 function known(sets: Sets, field: string, value: unknown): boolean {
   if (value === null) return true;
@@ -39,7 +44,7 @@ function known(sets: Sets, field: string, value: unknown): boolean {
   if (set === undefined) return false;
   if (typeof value === 'string') return set.has(JSON.stringify(value));
   if (typeof value === 'boolean') return set.has(value ? 'true' : 'false');
-  return typeof value === 'number' && Number.isSafeInteger(value) && !Object.is(value, -0) && set.has(String(value));
+  return typeof value === 'number' && set.has(String(value));
 }
 
 /**
