@@ -57,11 +57,17 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 const range = (values: readonly number[], format: (n: number) => string): string => `${format(Math.min(...values))}–${format(Math.max(...values))}`;
 const msCpu = (micros: number): string => `${(micros / 1000).toFixed(2)} ms`;
 
-/** The sizes of a run: the issue's at full size, a smoke test with --quick. */
-/** Warm-up of 10 s at the full rate before each window: after 2 s, V8 was still compiling the write path (topocat 1.7–1.9 ms of CPU a write on PostgreSQL, 1.1–1.4 after 20 s; scratch, 2026-11-28). */
-function shape(ctx: BenchContext): { rate: number; seconds: number; warmup: number; rounds: number; preload: number } {
+/**
+ * The sizes of a run: the issue's at full size, a smoke test with --quick. The warm-up is a
+ * number of writes per server process, not a time: V8 compiles the write path in each process,
+ * after as many writes as it takes, so a process that gets half the rate needs twice the time.
+ * After 2 s at 300/s, V8 was still compiling (topocat 1.7–1.9 ms of CPU a write on PostgreSQL,
+ * 1.1–1.4 after 20 s); one process at 150/s cost 947–1,430 µs a write after 10 s of warm-up and
+ * 861–933 µs after 40 s, against 670–807 µs at 300/s after 10 s (scratch, 3 rounds, 2026-11-28).
+ */
+function shape(ctx: BenchContext): { rate: number; seconds: number; warmupWrites: number; rounds: number; preload: number } {
   const quick = ctx.sizes.cpuRounds === 1;
-  return quick ? { rate: 100, seconds: 1, warmup: 0.5, rounds: 1, preload: 10 } : { rate: 300, seconds: 8, warmup: 10, rounds: 5, preload: NODES_PER_CLIENT };
+  return quick ? { rate: 100, seconds: 1, warmupWrites: 50, rounds: 1, preload: 10 } : { rate: 300, seconds: 8, warmupWrites: 4_500, rounds: 5, preload: NODES_PER_CLIENT };
 }
 
 async function preload(ctx: BenchContext, servers: readonly Measured[], writers: readonly MixedWriter[], n: number): Promise<number> {
@@ -76,7 +82,7 @@ async function preload(ctx: BenchContext, servers: readonly Measured[], writers:
 }
 
 async function round(ctx: BenchContext, config: Config, index: number): Promise<Round> {
-  const { rate: fullRate, seconds, warmup, preload: perClient } = shape(ctx);
+  const { rate: fullRate, seconds, warmupWrites, preload: perClient } = shape(ctx);
   const rate = fullRate * SHARE[config];
   const clients = CLIENTS * SHARE[config];
   const dir = path.join(ctx.dir, `mixed-${config}-${index}`);
@@ -91,7 +97,7 @@ async function round(ctx: BenchContext, config: Config, index: number): Promise<
     const writers = Array.from({ length: clients }, (_, c) => new MixedWriter(c, ctx.auth));
     let failures = await preload(ctx, servers, writers, perClient);
     const load = (s: number): Promise<OpenLoopResult> => openLoop({ clients, rate, seconds: s, url: (c) => servers[c % servers.length]!.url, next: (c) => writers[c]!.next() });
-    failures += (await load(warmup)).failures;
+    failures += (await load((warmupWrites * processes) / rate)).failures;
     const topocatBefore = servers.reduce((sum, s) => sum + cpuSeconds(s.pid), 0);
     const databaseBefore = (await pg?.serverCpu()) ?? 0;
     const measured = await load(seconds);
@@ -120,7 +126,7 @@ export async function mixedWriteRows(ctx: BenchContext): Promise<Row[]> {
     ctx.log(`mixed writes: PostgreSQL rows NOT RUN: ${why}`);
     return [];
   }
-  const { rate, seconds, rounds } = shape(ctx);
+  const { rate, seconds, rounds, warmupWrites } = shape(ctx);
   const results: Record<Config, Round[]> = { 'sqlite-1': [], 'postgres-1': [], 'postgres-2': [], 'postgres-1-half': [] };
   for (let r = 0; r < rounds; r++) {
     // The order turns each round, so that no configuration always runs first (or after the same one).
@@ -133,7 +139,7 @@ export async function mixedWriteRows(ctx: BenchContext): Promise<Row[]> {
     }
   }
   const mix = MIX.map(([kind, share]) => `${kind} ${share * 100} %`).join(', ');
-  const load = `${CLIENTS} independent clients (Poisson arrivals, node:http), ${count(rate)} writes/s offered, ${mix}; ${rounds} alternating rounds of ${seconds} s, fresh servers and database each`;
+  const load = `${CLIENTS} independent clients (Poisson arrivals, node:http), ${count(rate)} writes/s offered, ${mix}; ${rounds} alternating rounds of ${seconds} s, fresh servers and database each, after ${count(warmupWrites)} writes of warm-up per server process`;
   const describe = (config: Config): string => {
     const list = results[config];
     const cpu = median(list.map(total));
