@@ -1,3 +1,4 @@
+import { QUERY_OPERATORS, VALUE_TYPES } from '../../model/http.js';
 import type { Json } from './components.js';
 
 const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
@@ -11,7 +12,9 @@ export const PARAMETERS = {
   id: param('Id'),
 };
 
-const TYPED_VALUE = '`number:5`, `integer:5`, `boolean:true`, `string:5`';
+/** The grammar of the contract table (generator/model/http.ts): typed values, and the operators that order. */
+const TYPED_VALUE = VALUE_TYPES.map((t) => `\`${t.type}:${t.example}\``).join(', ');
+const ORDERING = QUERY_OPERATORS.filter((o) => o.orders).map((o) => o.prefix).join('|');
 
 /** The parameter components the operations refer to. */
 export const PARAMETER_COMPONENTS: Json = {
@@ -20,7 +23,7 @@ export const PARAMETER_COMPONENTS: Json = {
     name: 'ts',
     in: 'query',
     description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((integer:|number:)?[0-9]+|(lt|lte|gt|gte)=.+|[^,]*(,[^,]*)+)$' }] },
+    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^((integer:|number:)?[0-9]+|(${ORDERING})=.+|[^,]*(,[^,]*)+)$` }] },
   },
   Conditions: {
     name: 'conditions',
