@@ -8,7 +8,7 @@
 
 import { ERROR_CLASSES, ServerError } from './rest-errors.js';
 import { TopocatError } from './rest-error.js';
-import { MEDIA_TYPES, type ErrorBody } from '../rest/contract.js';
+import { MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody } from '../rest/contract.js';
 
 // The error body's types and the exception classes, one per status of the contract table
 // (generator/model/http.ts), are part of the client's interface.
@@ -217,8 +217,13 @@ interface Term {
   readonly values: readonly Scalar[];
 }
 
-/** Characters that shape the query grammar when they start a value. */
-const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/i;
+/**
+ * The starts of a value that the service reads as grammar, from the contract table (rest-contract
+ * §5): every operator's `<prefix>=` (`reg=x` alone would be a regular expression, `null=` a test
+ * for absence) and every typed value's `<type>:`. A string value that starts so is sent as
+ * `string:<value>`, which the service reads as that very string.
+ */
+const PREFIXED = new RegExp(`^(?:(?:${Object.values(QUERY_OPERATORS).map((o) => o.prefix).join('|')})=|(?:${VALUE_TYPES.join('|')}):)`, 'i');
 
 /** One value in the query grammar: typed where the type is not a string, escaped where needed. */
 function encodeValue(value: Scalar): string {

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 3d8a84c5a5de53721c413f9bb91bcbf08c2d06d537e9f92be213afd0d46fa9ad output e33f9919c59ebdf0e5b90718f4de671558791479cdba6ac2cf72c15e147258aa
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 45c374a25e0de3ad7d83dc752265bd151741bc490961dd5e469cf957b8fdc223 output e33f9919c59ebdf0e5b90718f4de671558791479cdba6ac2cf72c15e147258aa
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
