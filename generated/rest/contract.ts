@@ -100,9 +100,9 @@ export const QUERY_OPERATORS = {
   lte: { prefix: "lte", takes: "value", orders: true }, // less than or equal
   gt: { prefix: "gt", takes: "value", orders: true }, // greater than
   gte: { prefix: "gte", takes: "value", orders: true }, // greater than or equal
-  numeq: { prefix: "eq", takes: "value", orders: false }, // numeric equality (UNIS; the value read as a number)
-  not: { prefix: "not", takes: "value", orders: false }, // not equal, compared case-insensitively (UNIS)
   reg: { prefix: "reg", takes: "text", orders: false }, // a regular expression (RE2), case-insensitive (UNIS)
+  not: { prefix: "not", takes: "value", orders: false }, // not equal, compared case-insensitively (UNIS)
+  numeq: { prefix: "eq", takes: "value", orders: false }, // numeric equality (UNIS; the value read as a number)
   null: { prefix: "null", takes: "nothing", orders: false }, // null or absent (UNIS)
   recfind: { prefix: "recfind", takes: "value", orders: false }, // on /exnodes: the directory's subtree (UNIS)
 } as const;

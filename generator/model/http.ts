@@ -89,6 +89,8 @@ export interface QueryOperator {
   /** It orders: an untyped value that reads as a number compares as a number, whatever the field. */
   readonly orders: boolean;
   readonly meaning: string;
+  /** How the OpenAPI description of the conditions shows it, unless it orders (those are listed together). */
+  readonly described?: string;
 }
 
 /**
@@ -101,11 +103,11 @@ export const QUERY_OPERATORS: readonly QueryOperator[] = [
   { operator: 'lte', prefix: 'lte', takes: 'value', orders: true, meaning: 'less than or equal' },
   { operator: 'gt', prefix: 'gt', takes: 'value', orders: true, meaning: 'greater than' },
   { operator: 'gte', prefix: 'gte', takes: 'value', orders: true, meaning: 'greater than or equal' },
-  { operator: 'numeq', prefix: 'eq', takes: 'value', orders: false, meaning: 'numeric equality (UNIS; the value read as a number)' },
-  { operator: 'not', prefix: 'not', takes: 'value', orders: false, meaning: 'not equal, compared case-insensitively (UNIS)' },
-  { operator: 'reg', prefix: 'reg', takes: 'text', orders: false, meaning: 'a regular expression (RE2), case-insensitive (UNIS)' },
-  { operator: 'null', prefix: 'null', takes: 'nothing', orders: false, meaning: 'null or absent (UNIS)' },
-  { operator: 'recfind', prefix: 'recfind', takes: 'value', orders: false, meaning: "on /exnodes: the directory's subtree (UNIS)" },
+  { operator: 'reg', prefix: 'reg', takes: 'text', orders: false, meaning: 'a regular expression (RE2), case-insensitive (UNIS)', described: '`a=reg=<RE2 pattern>` (case-insensitive)' },
+  { operator: 'not', prefix: 'not', takes: 'value', orders: false, meaning: 'not equal, compared case-insensitively (UNIS)', described: '`a=not=v` (not equal, case-insensitive)' },
+  { operator: 'numeq', prefix: 'eq', takes: 'value', orders: false, meaning: 'numeric equality (UNIS; the value read as a number)', described: '`a=eq=5` (numeric equality)' },
+  { operator: 'null', prefix: 'null', takes: 'nothing', orders: false, meaning: 'null or absent (UNIS)', described: '`a=null=` (null or absent)' },
+  { operator: 'recfind', prefix: 'recfind', takes: 'value', orders: false, meaning: "on /exnodes: the directory's subtree (UNIS)", described: 'on `/exnodes` `parent=recfind=<directory id>` (its whole subtree)' },
 ];
 
 /** A typed value, `<type>:<value>` (the prefix in any letter case). */

@@ -1,4 +1,4 @@
-// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source ab032f37b6a60d42cc8428f4185322114a00be100ea83462cc1ed8f60f3ef091 output 180388364d73892cddbe0b824eb8a1ab43adefa4316f669bbbb882c31936da27
+// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source 2a692ce05d06bf99ed3b7a6e7be90678dc8fce22ecb38a9d24fc1fc5393e6cca output 0cfc8f927785a281434c6031a6fcda43ae0e5b6ad0caf761378bdf718799b050
 /**
  * The one error body of the service.
  */
@@ -82,9 +82,9 @@ export declare const QUERY_OPERATORS: {
         readonly takes: "value";
         readonly orders: true;
     };
-    readonly numeq: {
-        readonly prefix: "eq";
-        readonly takes: "value";
+    readonly reg: {
+        readonly prefix: "reg";
+        readonly takes: "text";
         readonly orders: false;
     };
     readonly not: {
@@ -92,9 +92,9 @@ export declare const QUERY_OPERATORS: {
         readonly takes: "value";
         readonly orders: false;
     };
-    readonly reg: {
-        readonly prefix: "reg";
-        readonly takes: "text";
+    readonly numeq: {
+        readonly prefix: "eq";
+        readonly takes: "value";
         readonly orders: false;
     };
     readonly null: {
