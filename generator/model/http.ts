@@ -1,8 +1,8 @@
 /**
  * The HTTP contract, in one table: the media types, the paths the server answers itself (which
- * no collection may take), the statuses of each REST action, every status the server answers
- * with the error body, the exception class the REST client raises for it, and the shape of the
- * body. The OpenAPI description, the generator's collection-name check, the server's contract
+ * no collection may take), the statuses of each REST action, the query language's grammar
+ * (operators, typed values, reserved parameters), every status the server answers with the
+ * error body, the exception class the REST client raises for it, and the shape of the body. The OpenAPI description, the generator's collection-name check, the server's contract
  * module (generated/rest/contract.ts, read by the server and the UNIS socket) and the client
  * runtime are all made from it.
  */
@@ -75,6 +75,85 @@ export const ACTION_STATUSES: Readonly<Record<RestAction, ActionStatuses>> = {
   remove: { success: 204, errors: [400, 404, 405, 412], unisForm: `An unknown or deleted id is a 404 to typed requests and to a conditional one (\`If-Match\`); ${UNIS_FORM} it is UNIS's \`204\`.` },
 };
 
+/**
+ * One operator of the query language (rest-contract §5), written `field=<prefix>=value`. Plain
+ * equality (`field=value`, a list for IN) has no prefix and is not in the table.
+ */
+export interface QueryOperator {
+  /** Its name in the parser's syntax tree (server/query/syntax.ts `Operator`), e.g. `numeq`. */
+  readonly operator: string;
+  /** How it is written, before its `=`: `eq` for `a=eq=5`. */
+  readonly prefix: string;
+  /** What follows the prefix: one value, a text taken whole (commas and all: a pattern), or nothing. */
+  readonly takes: 'value' | 'text' | 'nothing';
+  /** It orders: an untyped value that reads as a number compares as a number, whatever the field. */
+  readonly orders: boolean;
+  readonly meaning: string;
+  /** How the OpenAPI description of the conditions shows it, unless it orders (those are listed together). */
+  readonly described?: string;
+}
+
+/**
+ * The operators of the query language. The server parses by this table (generated/rest/contract.ts),
+ * and the REST client sends a string value that begins with any of these prefixes and `=` as
+ * `string:<value>`, so that the service reads it as that string and not as the operator.
+ */
+export const QUERY_OPERATORS: readonly QueryOperator[] = [
+  { operator: 'lt', prefix: 'lt', takes: 'value', orders: true, meaning: 'less than' },
+  { operator: 'lte', prefix: 'lte', takes: 'value', orders: true, meaning: 'less than or equal' },
+  { operator: 'gt', prefix: 'gt', takes: 'value', orders: true, meaning: 'greater than' },
+  { operator: 'gte', prefix: 'gte', takes: 'value', orders: true, meaning: 'greater than or equal' },
+  { operator: 'reg', prefix: 'reg', takes: 'text', orders: false, meaning: 'a regular expression (RE2), case-insensitive (UNIS)', described: '`a=reg=<RE2 pattern>` (case-insensitive)' },
+  { operator: 'not', prefix: 'not', takes: 'value', orders: false, meaning: 'not equal, compared case-insensitively (UNIS)', described: '`a=not=v` (not equal, case-insensitive)' },
+  { operator: 'numeq', prefix: 'eq', takes: 'value', orders: false, meaning: 'numeric equality (UNIS; the value read as a number)', described: '`a=eq=5` (numeric equality)' },
+  { operator: 'null', prefix: 'null', takes: 'nothing', orders: false, meaning: 'null or absent (UNIS)', described: '`a=null=` (null or absent)' },
+  { operator: 'recfind', prefix: 'recfind', takes: 'value', orders: false, meaning: "on /exnodes: the directory's subtree (UNIS)", described: 'on `/exnodes` `parent=recfind=<directory id>` (its whole subtree)' },
+];
+
+/** A typed value, `<type>:<value>` (the prefix in any letter case). */
+export interface ValueType {
+  readonly type: string;
+  /** A value of the type, for descriptions (`number:5`). */
+  readonly example: string;
+}
+
+export const VALUE_TYPES: readonly ValueType[] = [
+  { type: 'number', example: '5' },
+  { type: 'integer', example: '5' },
+  { type: 'boolean', example: 'true' },
+  { type: 'string', example: '5' },
+];
+
+export interface ReservedParameter {
+  readonly name: string;
+  readonly meaning: string;
+}
+
+/** Query parameters that are never conditions (besides `ts` of a single resource, which selects a version). */
+export const RESERVED_PARAMETERS: readonly ReservedParameter[] = [
+  { name: 'fields', meaning: 'projection' },
+  { name: 'limit', meaning: 'paging' },
+  { name: 'skip', meaning: 'paging' },
+  { name: 'sort', meaning: 'order' },
+  { name: 'unique', meaning: 'one entry per resource id' },
+  { name: 'inline', meaning: "UNIS HEAD's extents of exnodes" },
+  { name: 'expand', meaning: 'references replaced by the resources' },
+  { name: 'access_token', meaning: 'a credential (RFC 6750 §2.3, for browsers\' event streams), read by the authentication' },
+  { name: 'at', meaning: 'the state at an instant' },
+  { name: 'since', meaning: 'the changes after an instant' },
+  { name: 'until', meaning: 'the changes up to an instant' },
+  { name: 'federate', meaning: "a lookup's federated query (docs/federation.md)" },
+];
+
+/** The query language's grammar (rest-contract §5), as the contract table has it. */
+export interface QueryGrammar {
+  readonly operators: readonly QueryOperator[];
+  readonly valueTypes: readonly ValueType[];
+  readonly reserved: readonly ReservedParameter[];
+}
+
+export const QUERY_GRAMMAR: QueryGrammar = { operators: QUERY_OPERATORS, valueTypes: VALUE_TYPES, reserved: RESERVED_PARAMETERS };
+
 /** The contract besides the error answers, as the model carries it. */
 export interface HttpContract {
   readonly media: typeof MEDIA_TYPES;
@@ -82,9 +161,10 @@ export interface HttpContract {
   readonly serverPaths: readonly ServerPath[];
   readonly actions: Readonly<Record<RestAction, ActionStatuses>>;
   readonly always: readonly number[];
+  readonly query: QueryGrammar;
 }
 
-export const HTTP_CONTRACT: HttpContract = { media: MEDIA_TYPES, resourceMedia: RESOURCE_MEDIA_TYPES, serverPaths: SERVER_PATHS, actions: ACTION_STATUSES, always: ALWAYS };
+export const HTTP_CONTRACT: HttpContract = { media: MEDIA_TYPES, resourceMedia: RESOURCE_MEDIA_TYPES, serverPaths: SERVER_PATHS, actions: ACTION_STATUSES, always: ALWAYS, query: QUERY_GRAMMAR };
 
 export interface ErrorStatus {
   readonly status: number;

@@ -105,7 +105,7 @@ function rangeAndMids(ctx: RouterContext, context: MeasurementContext): { readon
       if (others.length > 0) throw new QueryError(term!.parameter, `"${term!.parameter}": no | alternatives here`);
       if (field === 'mids' && term!.operator === 'eq') {
         mids = [...(mids ?? []), ...term!.values.map((v) => String(v.value)).filter((v) => v !== '')];
-      } else if (field === 'ts' && term!.operator !== 'eq') {
+      } else if (field === 'ts' && (term!.operator === 'gte' || term!.operator === 'gt' || term!.operator === 'lte' || term!.operator === 'lt')) {
         const text = String(term!.values[0]!.value);
         if (!NUMBER.test(text)) throw new QueryError(term!.parameter, `"${term!.parameter}": ts compares as a number; "${text.slice(0, 40)}" is not one`);
         const value = Number(text);
