@@ -87,7 +87,7 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { lookup: true, about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
   if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
