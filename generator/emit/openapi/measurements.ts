@@ -33,7 +33,7 @@ export const MEASUREMENT_SCHEMAS: Json = {
       metadata_URL: { type: 'string' },
       collection_size: { type: 'integer' },
       ttl: { type: 'number' },
-      ts: { type: 'integer', description: 'When it was registered (µs).' },
+      ts: { type: 'integer', format: 'int64', description: 'When it was registered (µs).' },
       data: { type: 'string', format: 'uri', description: 'Where its points are: `{base}/data/<mid>`.' },
     },
   },
