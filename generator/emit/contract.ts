@@ -13,10 +13,10 @@ export async function errorTypes(model: Model): Promise<string> {
 /**
  * The server's side of the HTTP contract table (generated/rest/contract.ts): the error body's
  * types and the statuses it may answer with, the media types, the paths the server answers
- * itself and the status of each REST action.
+ * itself, the collections it owns and the status of each REST action.
  */
 export async function emitContract(model: Model): Promise<GeneratedFile[]> {
-  const { media, resourceMedia, serverPaths, actions } = model.http;
+  const { media, resourceMedia, serverPaths, serverCollections, actions } = model.http;
   const statuses = model.errors.statuses.map((s) => `  ${s.status}, // ${s.meaning}`).join('\n');
   const content = [
     tsHeader([SOURCE]),
@@ -35,6 +35,11 @@ export async function emitContract(model: Model): Promise<GeneratedFile[]> {
     '',
     '/** The top-level paths the server answers itself; no collection may be named as one. */',
     `export const SERVER_PATHS = [\n${serverPaths.map((p) => `  ${JSON.stringify(p.segment)}, // ${p.meaning}`).join('\n')}\n] as const;`,
+    '',
+    '/** The collections the server owns (no schema makes them): server/collections.ts binds each to its routes, in this order. */',
+    `export const SERVER_COLLECTIONS = [\n${serverCollections.map((c) => `  ${JSON.stringify(c.segment)}, // ${c.meaning}`).join('\n')}\n] as const;`,
+    '',
+    'export type ServerCollection = (typeof SERVER_COLLECTIONS)[number];',
     '',
     '/** The status each REST action answers with when it succeeds. */',
     `export const ACTION_STATUS = {\n${Object.entries(actions).map(([action, a]) => `  ${action}: ${a.success},`).join('\n')}\n} as const;`,

@@ -2,9 +2,10 @@ import type { Json } from './components.js';
 
 /**
  * `/register` (rest-contract §13): the operations of `/services` on registrations, which are
- * `service` representations keyed by their accessPoint; the server mounts them by hand
- * (server/federation/), so they are described here from the service collection's as an
- * instance serves them (`paths`: an instance's, which describe no Redirect).
+ * `service` representations keyed by their accessPoint; a collection the server owns
+ * (model/http.ts SERVER_COLLECTIONS, bound by server/collections.ts), so it is described here
+ * from the service collection's as an instance serves it (`paths`: an instance's, which
+ * describe no Redirect).
  */
 export function federationPaths(paths: Json): Json {
   const out: Json = {};

@@ -1,3 +1,4 @@
+import type { ServerCollectionName } from '../../model/http.js';
 import type { Model } from '../../model/model.js';
 import { jsonNotice, jsonText, type GeneratedFile } from '../output.js';
 import { schemaComponents, type Json } from './components.js';
@@ -42,13 +43,23 @@ function collectionPaths(model: Model, used: Set<number>, role: Role): Json {
   return paths;
 }
 
+/**
+ * How each collection the server owns (model/http.ts `SERVER_COLLECTIONS`) is described; `instance`
+ * is what an instance describes for the kinds' collections. `/register` is served as on any
+ * instance, also by a lookup: made from an instance's `/services`.
+ */
+const SERVER_COLLECTION_PATHS: { readonly [C in ServerCollectionName]: (model: Model, used: Set<number>, instance: () => Json) => Json } = {
+  events: (model, used) => measurementPaths(model, used, 'events'),
+  data: (model, used) => measurementPaths(model, used, 'data'),
+  register: (_model, _used, instance) => federationPaths(instance()),
+};
+
 function describe(model: Model, role: Role): Json {
   const used = new Set<number>();
   const paths = collectionPaths(model, used, role);
   Object.assign(paths, discoveryPaths(model, used));
-  Object.assign(paths, measurementPaths(model, used));
-  // `/register` is served as on any instance, also by a lookup: made from an instance's `/services`.
-  Object.assign(paths, federationPaths(role === 'instance' ? paths : collectionPaths(model, used, 'instance')));
+  const instance = (): Json => (role === 'instance' ? paths : collectionPaths(model, used, 'instance'));
+  for (const { segment } of model.http.serverCollections) Object.assign(paths, SERVER_COLLECTION_PATHS[segment](model, used, instance));
 
   const schemas = schemaComponents(model);
   return {
