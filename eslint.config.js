@@ -23,7 +23,12 @@ const LAYERS = {
   // HTTP plumbing (errors, access line, request context) below the operations.
   http: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
   subscriptions: ['catalog', 'federation', 'measurements', 'rest', 'soap', 'schema-check'],
-  rest: ['catalog', 'measurements', 'soap', 'schema-check'],
+  // rest/ and federation/ import neither the other: the keyed-kind check is rest's, the JSON
+  // array streamer wire's, a malformed query's 400 the error table's (http/), and the top
+  // (server/collections.ts) binds /register's kind to the REST operations.
+  rest: ['catalog', 'federation', 'measurements', 'soap', 'schema-check'],
+  // Registrations, the lookup's redirects and `federate=true`: below the top, beside rest/.
+  federation: ['catalog', 'measurements', 'rest', 'soap', 'subscriptions', 'schema-check'],
   measurements: ['catalog', 'federation', 'soap', 'schema-check'],
   // The catalog's operations know no SOAP envelope and no REST.
   catalog: ['federation', 'http', 'measurements', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],

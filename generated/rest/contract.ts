@@ -80,6 +80,15 @@ export const SERVER_PATHS = [
   "ui", // the browser interface
 ] as const;
 
+/** The collections the server owns (no schema makes them): server/collections.ts binds each to its routes, in this order. */
+export const SERVER_COLLECTIONS = [
+  "events", // the measurement store's series
+  "data", // the measurement store's points
+  "register", // UNIS's registrations (federation)
+] as const;
+
+export type ServerCollection = (typeof SERVER_COLLECTIONS)[number];
+
 /** The status each REST action answers with when it succeeds. */
 export const ACTION_STATUS = {
   create: 201,

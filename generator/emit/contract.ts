@@ -40,11 +40,11 @@ function queryGrammar({ operators, valueTypes, reserved }: QueryGrammar): string
 /**
  * The server's side of the HTTP contract table (generated/rest/contract.ts): the error body's
  * types and the statuses it may answer with, the media types, the paths the server answers
- * itself, the status of each REST action and the query language's grammar (which the REST
- * client reads too).
+ * itself, the collections it owns, the status of each REST action and the query language's
+ * grammar (which the REST client reads too).
  */
 export async function emitContract(model: Model): Promise<GeneratedFile[]> {
-  const { media, resourceMedia, serverPaths, actions, query } = model.http;
+  const { media, resourceMedia, serverPaths, serverCollections, actions, query } = model.http;
   const statuses = model.errors.statuses.map((s) => `  ${s.status}, // ${s.meaning}`).join('\n');
   const content = [
     tsHeader([SOURCE]),
@@ -63,6 +63,11 @@ export async function emitContract(model: Model): Promise<GeneratedFile[]> {
     '',
     '/** The top-level paths the server answers itself; no collection may be named as one. */',
     `export const SERVER_PATHS = [\n${serverPaths.map((p) => `  ${JSON.stringify(p.segment)}, // ${p.meaning}`).join('\n')}\n] as const;`,
+    '',
+    '/** The collections the server owns (no schema makes them): server/collections.ts binds each to its routes, in this order. */',
+    `export const SERVER_COLLECTIONS = [\n${serverCollections.map((c) => `  ${JSON.stringify(c.segment)}, // ${c.meaning}`).join('\n')}\n] as const;`,
+    '',
+    'export type ServerCollection = (typeof SERVER_COLLECTIONS)[number];',
     '',
     '/** The status each REST action answers with when it succeeds. */',
     `export const ACTION_STATUS = {\n${Object.entries(actions).map(([action, a]) => `  ${action}: ${a.success},`).join('\n')}\n} as const;`,

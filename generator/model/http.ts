@@ -27,20 +27,32 @@ export interface ServerPath {
   readonly meaning: string;
 }
 
-/** The top-level paths the server answers itself; no collection may be named as one. */
+/**
+ * The collections the server owns: no schema of schemas/ makes them, and the server binds each
+ * to its routes (server/collections.ts, from generated/rest/contract.ts `SERVER_COLLECTIONS`),
+ * the OpenAPI description describes each (emit/openapi/index.ts), both from this one list, in
+ * its order.
+ */
+export const SERVER_COLLECTIONS = [
+  { segment: 'events', meaning: "the measurement store's series" },
+  { segment: 'data', meaning: "the measurement store's points" },
+  { segment: 'register', meaning: "UNIS's registrations (federation)" },
+] as const satisfies readonly ServerPath[];
+
+export type ServerCollectionName = (typeof SERVER_COLLECTIONS)[number]['segment'];
+
+/** The top-level paths the server answers itself (its own collections among them); no collection may be named as one. */
 export const SERVER_PATHS: readonly ServerPath[] = [
   { segment: 'about', meaning: "UNIS's description of the instance" },
   { segment: 'catalog', meaning: 'the SOAP catalog (its default path)' },
-  { segment: 'data', meaning: "the measurement store's points" },
   { segment: 'docs', meaning: 'the reference page' },
-  { segment: 'events', meaning: "the measurement store's series" },
   { segment: 'health', meaning: 'liveness and the database' },
   { segment: 'metrics', meaning: 'Prometheus metrics' },
   { segment: 'openapi.json', meaning: 'the OpenAPI description' },
-  { segment: 'register', meaning: "UNIS's registrations (federation)" },
   { segment: 'schema', meaning: 'the JSON Schemas (the default schema base)' },
   { segment: 'ui', meaning: 'the browser interface' },
-];
+  ...SERVER_COLLECTIONS,
+].sort((a, b) => (a.segment < b.segment ? -1 : 1));
 
 /** What each REST action answers: its status on success and the error statuses it may answer besides ALWAYS. */
 export interface ActionStatuses {
@@ -159,12 +171,21 @@ export interface HttpContract {
   readonly media: typeof MEDIA_TYPES;
   readonly resourceMedia: readonly string[];
   readonly serverPaths: readonly ServerPath[];
+  readonly serverCollections: typeof SERVER_COLLECTIONS;
   readonly actions: Readonly<Record<RestAction, ActionStatuses>>;
   readonly always: readonly number[];
   readonly query: QueryGrammar;
 }
 
-export const HTTP_CONTRACT: HttpContract = { media: MEDIA_TYPES, resourceMedia: RESOURCE_MEDIA_TYPES, serverPaths: SERVER_PATHS, actions: ACTION_STATUSES, always: ALWAYS, query: QUERY_GRAMMAR };
+export const HTTP_CONTRACT: HttpContract = {
+  media: MEDIA_TYPES,
+  resourceMedia: RESOURCE_MEDIA_TYPES,
+  serverPaths: SERVER_PATHS,
+  serverCollections: SERVER_COLLECTIONS,
+  actions: ACTION_STATUSES,
+  always: ALWAYS,
+  query: QUERY_GRAMMAR,
+};
 
 export interface ErrorStatus {
   readonly status: number;

@@ -29,7 +29,7 @@ export const PARAMETER_COMPONENTS: Json = {
     name: 'ts',
     in: 'query',
     description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: `^((integer:|number:)?[0-9]+|(${ORDERING})=.+|[^,]*(,[^,]*)+)$` }] },
+    schema: { anyOf: [{ type: 'integer', format: 'int64' }, { type: 'string', pattern: `^((integer:|number:)?[0-9]+|(${ORDERING})=.+|[^,]*(,[^,]*)+)$` }] },
   },
   Conditions: {
     name: 'conditions',
@@ -64,15 +64,15 @@ export const PARAMETER_COMPONENTS: Json = {
     name: 'at',
     in: 'query',
     description: 'Answer as at this instant (µs since the epoch, the unit of `ts`): each resource\'s newest version with `ts` ≤ it, unless it was deleted at or before it; conditions, `fields`, `sort`, paging, `unique` and `expand` apply to that state. A resource absent then is a 404. Not with `since`/`until`.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
   },
   Since: {
     name: 'since',
     in: 'query',
     description: 'With or without `until`: instead of the resources, what changed in (`since`, `until`]: one `{id, change, before, after}` per resource (`created`, `updated` or `deleted`; its representations at both instants), filtered by the conditions against `after` (`before` for a deletion). µs since the epoch; default 0.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
   },
-  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', minimum: 0 } },
+  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', format: 'int64', minimum: 0 } },
   Federate: {
     name: 'federate',
     in: 'query',

@@ -1,4 +1,4 @@
-// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source 2a692ce05d06bf99ed3b7a6e7be90678dc8fce22ecb38a9d24fc1fc5393e6cca output 0cfc8f927785a281434c6031a6fcda43ae0e5b6ad0caf761378bdf718799b050
+// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source e3c328323324a435c73330b67b5de004df7cea272623e4a640446116a58b34a6 output 8257e2c7e6cdbd09cfad377f1c75444e52b07b8caf151acc91af8a948b8c55f7
 /**
  * The one error body of the service.
  */
@@ -47,6 +47,9 @@ export declare const MEDIA_TYPES: {
 export declare const RESOURCE_MEDIA_TYPES: readonly ["application/topology+json", "application/json", "application/perfsonar+json"];
 /** The top-level paths the server answers itself; no collection may be named as one. */
 export declare const SERVER_PATHS: readonly ["about", "catalog", "data", "docs", "events", "health", "metrics", "openapi.json", "register", "schema", "ui"];
+/** The collections the server owns (no schema makes them): server/collections.ts binds each to its routes, in this order. */
+export declare const SERVER_COLLECTIONS: readonly ["events", "data", "register"];
+export type ServerCollection = (typeof SERVER_COLLECTIONS)[number];
 /** The status each REST action answers with when it succeeds. */
 export declare const ACTION_STATUS: {
     readonly create: 201;
