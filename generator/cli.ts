@@ -63,8 +63,9 @@ async function watch(root: string): Promise<void> {
 const USAGE = `usage: npm run generate [-- --check | --watch] [--root DIR]
 
 Turns schemas/*.json (JSON Schema 2020-12) and wsdl/catalog.wsdl into generated/: types,
-validators, REST routes, the SOAP codecs and dispatcher, openapi.json and the two client SDK
-packages (generated/client/rest, generated/client/soap). Never edit generated/.
+validators, REST routes, the SOAP codecs and dispatcher, openapi.json (and openapi-lookup.json,
+what a lookup serves) and the two client SDK packages (generated/client/rest,
+generated/client/soap). Never edit generated/.
 
   --check     compare instead of writing; exit 1 and name the stale files
   --watch     regenerate whenever a schema, the WSDL or a template changes

@@ -6,11 +6,11 @@ import { mountRoutes } from '../generated/rest/routes/index.js';
 import { createDispatcher, type CatalogService } from '../generated/soap/service.js';
 import { authentication, type Authenticator } from './auth.js';
 import type { CatalogCall } from './catalog/context.js';
+import { mountServerCollections } from './collections.js';
 import { catalogRejection } from './catalog/rejection.js';
 import type { Config } from './config.js';
 import { federate } from './federation/federate.js';
 import { lookupDepth, lookupMode } from './federation/lookup.js';
-import { mountRegisterRoutes } from './federation/register-routes.js';
 import type { Registry } from './federation/registry.js';
 import { accessLine } from './http/access-line.js';
 import { corsPolicy } from './http/cors.js';
@@ -18,7 +18,6 @@ import { errorHandler } from './http/error-handler.js';
 import { hotRead } from './rest/operations/hot-read.js';
 import { requestContext } from './http/request-context.js';
 import type { Logger } from './log.js';
-import { mountMeasurements } from './measurements/routes.js';
 import type { Metrics } from './metrics/metrics.js';
 import { mountMetrics } from './metrics/route.js';
 import { mountDiscovery } from './rest/discovery.js';
@@ -87,15 +86,15 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { lookup: true, about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
   if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
   // collection handlers check the scope of their method, and discovery stays open.
   const handlers = createRestHandlers({ store, representations, limits: config.limits, events });
   mountRoutes(router, handlers);
-  mountRegisterRoutes(router, handlers);
-  mountMeasurements(router, { measurements, store, representations, limits: config.limits, events });
+  // `/events`, `/data` and `/register` (server/collections.ts).
+  mountServerCollections(router, { handlers, measurements: { measurements, store, representations, limits: config.limits, events } });
 
   // The SOAP catalog: its own faults and statuses, never the REST error shape.
   const soap = new Router();

@@ -9,8 +9,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { answerMetrics, clusterAggregator } from './metrics/cluster.js';
-import { kinds } from '../generated/rest/kinds.js';
-import { registerKind } from './federation/register-kind.js';
+import { storedKinds } from './collections.js';
 import { startOwnStoredDataCheck } from './schema-check/at-start.js';
 import { listeningFields, type StartFacts } from './serve.js';
 
@@ -73,7 +72,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
       announced = true;
       // With PORT=0 every worker gets the same port: the primary holds the one listening socket.
       logger.info({ ...listeningFields(config, address.port, facts), workers: config.workers }, 'listening');
-      stopCheck = startOwnStoredDataCheck(config.databaseUrl, [...kinds, registerKind], logger);
+      stopCheck = startOwnStoredDataCheck(config.databaseUrl, storedKinds, logger);
     }
   });
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
-import { registerKind } from './federation/register-kind.js';
+import { storedKinds } from './collections.js';
 import { startReporting } from './federation/reporter.js';
 import { lookupDepth } from './federation/lookup.js';
 import { Registry } from './federation/registry.js';
@@ -243,7 +243,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const addresses = OwnAddresses.of(serviceFacts, config, address.port);
   const baseUrl = addresses.baseUrl;
   await startLock.run(database.dialect.driver.errors, 'addresses', () => addresses.start());
-  const representations = new Representations([...kinds, registerKind], addresses);
+  const representations = new Representations(storedKinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.adapter.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
@@ -292,7 +292,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     warnAboutSettings(config, logger, authenticator, definitions);
     logger.info(listeningFields(config, address.port, facts), 'listening');
     // After the listening line: the service answers while it runs.
-    stopCheck = startStoredDataCheck(database, [...kinds, registerKind], logger);
+    stopCheck = startStoredDataCheck(database, storedKinds, logger);
   } else {
     // Not 'listening': that line is the primary's, once every worker listens.
     logger.info({ port: address.port }, 'worker listening');

@@ -80,6 +80,15 @@ export const SERVER_PATHS = [
   "ui", // the browser interface
 ] as const;
 
+/** The collections the server owns (no schema makes them): server/collections.ts binds each to its routes, in this order. */
+export const SERVER_COLLECTIONS = [
+  "events", // the measurement store's series
+  "data", // the measurement store's points
+  "register", // UNIS's registrations (federation)
+] as const;
+
+export type ServerCollection = (typeof SERVER_COLLECTIONS)[number];
+
 /** The status each REST action answers with when it succeeds. */
 export const ACTION_STATUS = {
   create: 201,
@@ -89,3 +98,45 @@ export const ACTION_STATUS = {
   patch: 200,
   remove: 204,
 } as const;
+
+/**
+ * The operators of the query language (rest-contract §5), written `field=<prefix>=value`, by
+ * their name in the syntax tree: what follows the prefix (one value, a text taken whole, or
+ * nothing), and whether the operator orders. Plain equality (`field=value`) has no prefix.
+ */
+export const QUERY_OPERATORS = {
+  lt: { prefix: "lt", takes: "value", orders: true }, // less than
+  lte: { prefix: "lte", takes: "value", orders: true }, // less than or equal
+  gt: { prefix: "gt", takes: "value", orders: true }, // greater than
+  gte: { prefix: "gte", takes: "value", orders: true }, // greater than or equal
+  reg: { prefix: "reg", takes: "text", orders: false }, // a regular expression (RE2), case-insensitive (UNIS)
+  not: { prefix: "not", takes: "value", orders: false }, // not equal, compared case-insensitively (UNIS)
+  numeq: { prefix: "eq", takes: "value", orders: false }, // numeric equality (UNIS; the value read as a number)
+  null: { prefix: "null", takes: "nothing", orders: false }, // null or absent (UNIS)
+  recfind: { prefix: "recfind", takes: "value", orders: false }, // on /exnodes: the directory's subtree (UNIS)
+} as const;
+
+export type QueryOperator = keyof typeof QUERY_OPERATORS;
+
+/** The types a value may be given, `<type>:<value>` (the prefix in any letter case). */
+export const VALUE_TYPES = ["number", "integer", "boolean", "string"] as const;
+
+export type ValueType = (typeof VALUE_TYPES)[number];
+
+/** Query parameters that are never conditions (besides `ts` of a single resource). */
+export const RESERVED_PARAMETERS = [
+  "fields", // projection
+  "limit", // paging
+  "skip", // paging
+  "sort", // order
+  "unique", // one entry per resource id
+  "inline", // UNIS HEAD's extents of exnodes
+  "expand", // references replaced by the resources
+  "access_token", // a credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication
+  "at", // the state at an instant
+  "since", // the changes after an instant
+  "until", // the changes up to an instant
+  "federate", // a lookup's federated query (docs/federation.md)
+] as const;
+
+export type ReservedParameter = (typeof RESERVED_PARAMETERS)[number];

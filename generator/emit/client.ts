@@ -1,7 +1,7 @@
 import type { FieldType, Model } from '../model/model.js';
 import { pascal } from '../model/rest.js';
-import { errorTypes } from './contract.js';
 import { camel, tsHeader, type GeneratedFile } from './output.js';
+import { runtimeModule } from './runtime.js';
 import { render } from './templates.js';
 
 const SCALAR_TS: Partial<Record<FieldType, string>> = {
@@ -13,8 +13,30 @@ const SCALAR_TS: Partial<Record<FieldType, string>> = {
 };
 
 /**
+ * The REST client's exception classes, one per status of the contract table, each extending the
+ * runtime's `TopocatError` (or `ServerError`, the 5xx family's), and the class of each status.
+ */
+function errorClasses(model: Model): string {
+  const classes = model.errors.statuses.map((s) => `/** ${s.status}: ${s.meaning}. */\nexport class ${s.className} extends ${s.parent} {}`);
+  return [
+    tsHeader(['generator/model/http.ts']),
+    "import { TopocatError } from './rest-error.js';",
+    '',
+    ...classes,
+    '',
+    '/** @internal The class of each status the service answers with the error body (the runtime\'s `errorFor`). */',
+    'export const ERROR_CLASSES: Readonly<Record<number, typeof TopocatError>> = {',
+    ...model.errors.statuses.map((s) => `  ${s.status}: ${s.className},`),
+    '};',
+    '',
+  ].join('\n');
+}
+
+/**
  * The typed REST client SDK: a dependency-free runtime (transport, typed errors, query builder)
- * and one typed collection per kind, with a field map that types the query builder.
+ * and one typed collection per kind, with a field map that types the query builder. The runtime
+ * (generator/runtime/client-rest-*.ts) reads the contract table through generated/rest/contract.ts,
+ * which the package carries too.
  */
 export async function emitRestClient(model: Model): Promise<GeneratedFile[]> {
   const kinds = model.kinds.map((kind) => ({
@@ -26,15 +48,9 @@ export async function emitRestClient(model: Model): Promise<GeneratedFile[]> {
       .map((f) => ({ path: f.path, tsType: SCALAR_TS[f.type]! })),
   }));
   return [
-    {
-      path: 'client/rest-runtime.ts',
-      content: render('client-rest-runtime.ts', {
-        header: tsHeader(['generator/templates/client-rest-runtime.ts.hbs', 'generator/model/http.ts']),
-        errorTypes: await errorTypes(model),
-        errorClasses: model.errors.statuses,
-        media: model.http.media,
-      }),
-    },
+    { path: 'client/rest-error.ts', content: runtimeModule('client-rest-error', 'client') },
+    { path: 'client/rest-errors.ts', content: errorClasses(model) },
+    { path: 'client/rest-runtime.ts', content: runtimeModule('client-rest-runtime', 'client') },
     { path: 'client/rest.ts', content: render('client-rest.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
   ];
 }

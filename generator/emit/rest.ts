@@ -29,7 +29,7 @@ export function emitRest(model: Model): GeneratedFile[] {
   }));
 
   const files: GeneratedFile[] = [
-    { path: 'rest/handler.ts', content: runtimeModule('rest-handler') },
+    { path: 'rest/handler.ts', content: runtimeModule('rest-handler', 'rest') },
     { path: 'rest/kinds.ts', content: render('rest-kinds.ts', { header: tsHeader(allSources), schemaBase: model.schemaBase, kinds }) },
     { path: 'rest/routes/index.ts', content: render('rest-routes-index.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
     { path: 'rest/schemas.ts', content: schemasModule(model) },

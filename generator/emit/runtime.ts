@@ -12,9 +12,10 @@ const FROM_RUNTIME = /(from '|import\(')\.\.\/\.\.\/generated\//g;
  * generated code that the schemas change nothing in, kept as plain TypeScript so that the type
  * checker and the linter read them like any other source. An import of a generated module is
  * written from generator/runtime/ (`../../generated/validators/index.js`) and emitted from its
- * folder of generated/ (`../validators/index.js`).
+ * folder of generated/, `folder` (`../validators/index.js`; `./x.js` for a module of that folder).
  */
-export function runtimeModule(name: string): string {
+export function runtimeModule(name: string, folder: string): string {
   const source = readFileSync(`${runtimeDir}${name}.ts`, 'utf8');
-  return `${tsHeader([`generator/runtime/${name}.ts`])}\n${source.replace(FROM_RUNTIME, '$1../')}`;
+  const sameFolder = new RegExp(`(from '|import\\(')\\.\\./\\.\\./generated/${folder}/`, 'g');
+  return `${tsHeader([`generator/runtime/${name}.ts`])}\n${source.replace(sameFolder, '$1./').replace(FROM_RUNTIME, '$1../')}`;
 }

@@ -40,7 +40,7 @@ export function emitSoap(model: Model): GeneratedFile[] {
   if (!service) return [];
   const elements = messageElements(model);
   return [
-    { path: 'soap/runtime.ts', content: runtimeModule('soap-runtime') },
+    { path: 'soap/runtime.ts', content: runtimeModule('soap-runtime', 'soap') },
     emitSoapTypes(service, elements),
     emitSoapCodecs(service, elements),
     {

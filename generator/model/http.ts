@@ -1,8 +1,8 @@
 /**
  * The HTTP contract, in one table: the media types, the paths the server answers itself (which
- * no collection may take), the statuses of each REST action, every status the server answers
- * with the error body, the exception class the REST client raises for it, and the shape of the
- * body. The OpenAPI description, the generator's collection-name check, the server's contract
+ * no collection may take), the statuses of each REST action, the query language's grammar
+ * (operators, typed values, reserved parameters), every status the server answers with the
+ * error body, the exception class the REST client raises for it, and the shape of the body. The OpenAPI description, the generator's collection-name check, the server's contract
  * module (generated/rest/contract.ts, read by the server and the UNIS socket) and the client
  * runtime are all made from it.
  */
@@ -29,20 +29,32 @@ export interface ServerPath {
   readonly meaning: string;
 }
 
-/** The top-level paths the server answers itself; no collection may be named as one. */
+/**
+ * The collections the server owns: no schema of schemas/ makes them, and the server binds each
+ * to its routes (server/collections.ts, from generated/rest/contract.ts `SERVER_COLLECTIONS`),
+ * the OpenAPI description describes each (emit/openapi/index.ts), both from this one list, in
+ * its order.
+ */
+export const SERVER_COLLECTIONS = [
+  { segment: 'events', meaning: "the measurement store's series" },
+  { segment: 'data', meaning: "the measurement store's points" },
+  { segment: 'register', meaning: "UNIS's registrations (federation)" },
+] as const satisfies readonly ServerPath[];
+
+export type ServerCollectionName = (typeof SERVER_COLLECTIONS)[number]['segment'];
+
+/** The top-level paths the server answers itself (its own collections among them); no collection may be named as one. */
 export const SERVER_PATHS: readonly ServerPath[] = [
   { segment: 'about', meaning: "UNIS's description of the instance" },
   { segment: 'catalog', meaning: 'the SOAP catalog (its default path)' },
-  { segment: 'data', meaning: "the measurement store's points" },
   { segment: 'docs', meaning: 'the reference page' },
-  { segment: 'events', meaning: "the measurement store's series" },
   { segment: 'health', meaning: 'liveness and the database' },
   { segment: 'metrics', meaning: 'Prometheus metrics' },
   { segment: 'openapi.json', meaning: 'the OpenAPI description' },
-  { segment: 'register', meaning: "UNIS's registrations (federation)" },
   { segment: 'schema', meaning: 'the JSON Schemas (the default schema base)' },
   { segment: 'ui', meaning: 'the browser interface' },
-];
+  ...SERVER_COLLECTIONS,
+].sort((a, b) => (a.segment < b.segment ? -1 : 1));
 
 /** What each REST action answers: its status on success and the error statuses it may answer besides ALWAYS. */
 export interface ActionStatuses {
@@ -77,16 +89,105 @@ export const ACTION_STATUSES: Readonly<Record<RestAction, ActionStatuses>> = {
   remove: { success: 204, errors: [400, 404, 405, 412], unisForm: `An unknown or deleted id is a 404 to typed requests and to a conditional one (\`If-Match\`); ${UNIS_FORM} it is UNIS's \`204\`.` },
 };
 
+/**
+ * One operator of the query language (rest-contract §5), written `field=<prefix>=value`. Plain
+ * equality (`field=value`, a list for IN) has no prefix and is not in the table.
+ */
+export interface QueryOperator {
+  /** Its name in the parser's syntax tree (server/query/syntax.ts `Operator`), e.g. `numeq`. */
+  readonly operator: string;
+  /** How it is written, before its `=`: `eq` for `a=eq=5`. */
+  readonly prefix: string;
+  /** What follows the prefix: one value, a text taken whole (commas and all: a pattern), or nothing. */
+  readonly takes: 'value' | 'text' | 'nothing';
+  /** It orders: an untyped value that reads as a number compares as a number, whatever the field. */
+  readonly orders: boolean;
+  readonly meaning: string;
+  /** How the OpenAPI description of the conditions shows it, unless it orders (those are listed together). */
+  readonly described?: string;
+}
+
+/**
+ * The operators of the query language. The server parses by this table (generated/rest/contract.ts),
+ * and the REST client sends a string value that begins with any of these prefixes and `=` as
+ * `string:<value>`, so that the service reads it as that string and not as the operator.
+ */
+export const QUERY_OPERATORS: readonly QueryOperator[] = [
+  { operator: 'lt', prefix: 'lt', takes: 'value', orders: true, meaning: 'less than' },
+  { operator: 'lte', prefix: 'lte', takes: 'value', orders: true, meaning: 'less than or equal' },
+  { operator: 'gt', prefix: 'gt', takes: 'value', orders: true, meaning: 'greater than' },
+  { operator: 'gte', prefix: 'gte', takes: 'value', orders: true, meaning: 'greater than or equal' },
+  { operator: 'reg', prefix: 'reg', takes: 'text', orders: false, meaning: 'a regular expression (RE2), case-insensitive (UNIS)', described: '`a=reg=<RE2 pattern>` (case-insensitive)' },
+  { operator: 'not', prefix: 'not', takes: 'value', orders: false, meaning: 'not equal, compared case-insensitively (UNIS)', described: '`a=not=v` (not equal, case-insensitive)' },
+  { operator: 'numeq', prefix: 'eq', takes: 'value', orders: false, meaning: 'numeric equality (UNIS; the value read as a number)', described: '`a=eq=5` (numeric equality)' },
+  { operator: 'null', prefix: 'null', takes: 'nothing', orders: false, meaning: 'null or absent (UNIS)', described: '`a=null=` (null or absent)' },
+  { operator: 'recfind', prefix: 'recfind', takes: 'value', orders: false, meaning: "on /exnodes: the directory's subtree (UNIS)", described: 'on `/exnodes` `parent=recfind=<directory id>` (its whole subtree)' },
+];
+
+/** A typed value, `<type>:<value>` (the prefix in any letter case). */
+export interface ValueType {
+  readonly type: string;
+  /** A value of the type, for descriptions (`number:5`). */
+  readonly example: string;
+}
+
+export const VALUE_TYPES: readonly ValueType[] = [
+  { type: 'number', example: '5' },
+  { type: 'integer', example: '5' },
+  { type: 'boolean', example: 'true' },
+  { type: 'string', example: '5' },
+];
+
+export interface ReservedParameter {
+  readonly name: string;
+  readonly meaning: string;
+}
+
+/** Query parameters that are never conditions (besides `ts` of a single resource, which selects a version). */
+export const RESERVED_PARAMETERS: readonly ReservedParameter[] = [
+  { name: 'fields', meaning: 'projection' },
+  { name: 'limit', meaning: 'paging' },
+  { name: 'skip', meaning: 'paging' },
+  { name: 'sort', meaning: 'order' },
+  { name: 'unique', meaning: 'one entry per resource id' },
+  { name: 'inline', meaning: "UNIS HEAD's extents of exnodes" },
+  { name: 'expand', meaning: 'references replaced by the resources' },
+  { name: 'access_token', meaning: 'a credential (RFC 6750 §2.3, for browsers\' event streams), read by the authentication' },
+  { name: 'at', meaning: 'the state at an instant' },
+  { name: 'since', meaning: 'the changes after an instant' },
+  { name: 'until', meaning: 'the changes up to an instant' },
+  { name: 'federate', meaning: "a lookup's federated query (docs/federation.md)" },
+];
+
+/** The query language's grammar (rest-contract §5), as the contract table has it. */
+export interface QueryGrammar {
+  readonly operators: readonly QueryOperator[];
+  readonly valueTypes: readonly ValueType[];
+  readonly reserved: readonly ReservedParameter[];
+}
+
+export const QUERY_GRAMMAR: QueryGrammar = { operators: QUERY_OPERATORS, valueTypes: VALUE_TYPES, reserved: RESERVED_PARAMETERS };
+
 /** The contract besides the error answers, as the model carries it. */
 export interface HttpContract {
   readonly media: typeof MEDIA_TYPES;
   readonly resourceMedia: readonly string[];
   readonly serverPaths: readonly ServerPath[];
+  readonly serverCollections: typeof SERVER_COLLECTIONS;
   readonly actions: Readonly<Record<RestAction, ActionStatuses>>;
   readonly always: readonly number[];
+  readonly query: QueryGrammar;
 }
 
-export const HTTP_CONTRACT: HttpContract = { media: MEDIA_TYPES, resourceMedia: RESOURCE_MEDIA_TYPES, serverPaths: SERVER_PATHS, actions: ACTION_STATUSES, always: ALWAYS };
+export const HTTP_CONTRACT: HttpContract = {
+  media: MEDIA_TYPES,
+  resourceMedia: RESOURCE_MEDIA_TYPES,
+  serverPaths: SERVER_PATHS,
+  serverCollections: SERVER_COLLECTIONS,
+  actions: ACTION_STATUSES,
+  always: ALWAYS,
+  query: QUERY_GRAMMAR,
+};
 
 export interface ErrorStatus {
   readonly status: number;

@@ -1,9 +1,8 @@
-import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
 import { responseType } from '../wire/media.js';
-import { streamArray } from '../rest/respond.js';
+import { streamArray } from '../wire/json-array.js';
 import { type InstanceFailure, InstanceList } from './instance-list.js';
 import { mergeLists } from './merge.js';
 import { keyOrder } from './order.js';
@@ -75,7 +74,7 @@ export function federate(options: FederateOptions) {
     // `limit=0` asks nothing of the lists (a generator never started runs no `finally`).
     if (query.limit === 0) for (const list of answering) list.cancel();
     const merged = page(mergeLists(answering, keyOrder(query.sort)), query.skip ?? 0, query.limit);
-    await streamArray(ctx as RouterContext, merged, (text) => text, () => {
+    await streamArray(ctx, merged, (text) => text, () => {
       ctx.status = 200;
       ctx.set('Content-Type', `${type}; charset=utf-8`);
       if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.reason}"`).join(', '));

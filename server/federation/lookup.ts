@@ -3,9 +3,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { authorize } from '../auth.js';
 import type { Limits } from '../config.js';
 import { HttpError } from '../http/errors.js';
-import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
-import { malformedQuery } from '../rest/request.js';
 import { redirectTargets } from './redirect.js';
 import type { Registry } from './registry.js';
 
@@ -33,12 +31,8 @@ export function lookupMode({ kinds, registry, limits, federate }: LookupDependen
     if (!kind) return next();
     if (!READS.has(ctx.method)) throw new HttpError(405, `this instance is a lookup: ${kind.collection} are written at the instances it names`, [], { Allow: 'GET, HEAD' });
     authorize(ctx, 'read');
-    let conditions;
-    try {
-      conditions = parseQuery(ctx.querystring, limits.queryParameters, match![2] === undefined ? 'collection' : 'resource').conditions;
-    } catch (error) {
-      throw error instanceof QueryError ? malformedQuery(error) : error;
-    }
+    // A malformed query is the 400 of the error table (http/error-handler.ts).
+    const { conditions } = parseQuery(ctx.querystring, limits.queryParameters, match![2] === undefined ? 'collection' : 'resource');
     const federated = /(^|&)federate=(true|1)(&|$)/i.test(ctx.querystring);
     const registrations = await registry.unexpired();
     // One resource (its id) may be anywhere: every unexpired instance is named.

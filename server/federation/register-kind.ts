@@ -7,23 +7,6 @@ import type { TokenScope } from '../tokens.js';
 /** The collection of registrations (rest-contract §13, docs/federation.md). */
 export const REGISTER = 'register';
 
-/** A kind whose ids the server derives from the body (a registration's, from its accessPoint). */
-export interface KeyedKind extends KindDescriptor {
-  /** Set the item's id (and normalise its key) before it is checked; an item without a usable key is left for validation to refuse. */
-  assignKey(item: unknown): void;
-  /**
-   * For a PUT or PATCH of `id`: normalise the item's key and return the issue when the id it
-   * derives is not `id` (an item without a usable key is left for validation to refuse).
-   */
-  keyIssue(item: unknown, id: string): ValidationIssue | undefined;
-  /** The scope a POST needs (with tokens configured). */
-  readonly createScope: TokenScope;
-}
-
-export function isKeyed(kind: KindDescriptor): kind is KeyedKind {
-  return typeof (kind as Partial<KeyedKind>).assignKey === 'function';
-}
-
 /** The accessPoint as stored and compared: an http or https URL without a trailing slash; undefined if it is none. */
 export function normalAccessPoint(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -65,11 +48,22 @@ function manifestIssues(summary: unknown, pointer: string): ValidationIssue[] {
 }
 
 /**
+ * What makes a kind keyed (rest/keyed.ts `KeyedKind`, which the REST operations check), said
+ * here without importing rest/ (federation/ and rest/ do not import each other: docs/internals.md);
+ * server/collections.ts binds `registerKind` as a `KeyedKind`, so the two cannot drift apart.
+ */
+interface Keyed {
+  assignKey(item: unknown): void;
+  keyIssue(item: unknown, id: string): ValidationIssue | undefined;
+  readonly createScope: TokenScope;
+}
+
+/**
  * `/register`: `service` representations (their `$schema` is the service schema's), each an
  * instance's registration, keyed by accessPoint. The service schema's own
  * `properties.summary` is an object; a registration's is UNIS's array of manifests, checked here.
  */
-export const registerKind: KeyedKind = {
+export const registerKind: KindDescriptor & Keyed = {
   ...serviceKind,
   collection: REGISTER,
   createScope: 'register',

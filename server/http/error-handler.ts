@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.js';
+import { QueryError } from '../query/errors.js';
 import { QueryTooLarge, StorageUnavailable } from '../storage/errors.js';
 import { HttpError, errorBody, isErrorStatus, type ErrorDetail, type ErrorStatus } from './errors.js';
 
@@ -25,6 +26,8 @@ export function present(error: unknown): Presented {
   if (error instanceof StorageUnavailable) {
     return { status: 503, message: 'the database is unavailable; retry shortly', details: [], headers: { 'Retry-After': '1' } };
   }
+  // A query the language refuses, wherever it is read (collections, a lookup, the measurement store): the parameter named.
+  if (error instanceof QueryError) return { status: 400, message: `malformed query: ${error.message}`, details: [{ path: error.parameter, message: error.message }], headers: {} };
   if (error instanceof QueryTooLarge) return { status: 400, message: error.message, details: [{ path: 'query', message: 'too large for the database' }], headers: {} };
   // Koa's own client errors (ctx.throw, http-errors) carry `expose` when their message is safe.
   const status = (error as { status?: unknown }).status;

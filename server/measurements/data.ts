@@ -7,8 +7,8 @@ import type { ParsedQuery } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
 import { readJsonBody } from '../wire/body.js';
 import { contentTypeHeader, requestProfile, responseType, typedRequest } from '../wire/media.js';
-import { malformedQuery, storageOutcome } from '../rest/request.js';
-import { streamArray } from '../rest/respond.js';
+import { storageOutcome } from '../rest/request.js';
+import { streamArray } from '../wire/json-array.js';
 import { NEWEST_MAX, PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
 import { followStream, wantsEventStream } from '../subscriptions/event-stream.js';
 import { checkPoints, datumRule } from './datum.js';
@@ -102,21 +102,17 @@ export function appendData(context: MeasurementContext): RouterMiddleware {
 
 /** The query of a points read: conditions on `ts` and `value` only, the query language otherwise. */
 function pointQuery(ctx: RouterContext, context: MeasurementContext): ParsedQuery {
-  try {
-    const query = parseQuery(ctx.querystring, context.limits.queryParameters);
-    for (const condition of query.conditions) {
-      for (const term of condition.terms) {
-        if (!POINT_FIELDS.has(term.field[0]!)) throw new QueryError(term.parameter, `"${term.parameter}": data points are queried by ts and value`);
-      }
+  const query = parseQuery(ctx.querystring, context.limits.queryParameters);
+  for (const condition of query.conditions) {
+    for (const term of condition.terms) {
+      if (!POINT_FIELDS.has(term.field[0]!)) throw new QueryError(term.parameter, `"${term.parameter}": data points are queried by ts and value`);
     }
-    for (const key of query.sort) if (!POINT_FIELDS.has(key.field[0]!)) throw new QueryError('sort', '"sort": data points sort by ts or value');
-    if (query.fields) throw new QueryError('fields', '"fields": data points are answered whole');
-    if (query.unique || query.expand) throw new QueryError(query.unique ? 'unique' : 'expand', 'data points have no versions and no references');
-    if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', 'data points have no versions to read as of an instant: ask for ts=lte=…');
-    return query;
-  } catch (error) {
-    throw error instanceof QueryError ? malformedQuery(error) : error;
   }
+  for (const key of query.sort) if (!POINT_FIELDS.has(key.field[0]!)) throw new QueryError('sort', '"sort": data points sort by ts or value');
+  if (query.fields) throw new QueryError('fields', '"fields": data points are answered whole');
+  if (query.unique || query.expand) throw new QueryError(query.unique ? 'unique' : 'expand', 'data points have no versions and no references');
+  if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', 'data points have no versions to read as of an instant: ask for ts=lte=…');
+  return query;
 }
 
 /**
@@ -138,12 +134,7 @@ export function readData(context: MeasurementContext): RouterMiddleware {
     const type = responseType(ctx);
     const query = pointQuery(ctx, context);
     const series = await pathSeries(ctx, context.measurements);
-    let conditions;
-    try {
-      conditions = typeConditions(query.conditions, dataKind.fields, { integralTs: false });
-    } catch (error) {
-      throw error instanceof QueryError ? malformedQuery(error) : error;
-    }
+    const conditions = typeConditions(query.conditions, dataKind.fields, { integralTs: false });
     // In UNIS form without `sort`, the newest points oldest first (rest-contract §14): UNIS
     // answered every point in insertion order, and clients take the last element as the newest.
     const oldestFirst = query.sort.length === 0 && !typedRequest(ctx.get('accept'));

@@ -5,7 +5,7 @@ import { readJsonBody } from '../wire/body.js';
 import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
 import { contentTypeHeader, requestProfile, responseType } from '../wire/media.js';
-import { malformedQuery, requireObject } from '../rest/request.js';
+import { requireObject } from '../rest/request.js';
 import type { Series } from '../storage/measurements/store.js';
 import { dataAddress, pathSeries, plausibleMid, type MeasurementContext } from './context.js';
 
@@ -95,29 +95,25 @@ export function registerSeries(context: MeasurementContext): RouterMiddleware {
 function rangeAndMids(ctx: RouterContext, context: MeasurementContext): { readonly range: Range; readonly mids?: string[] } {
   const range: Range = {};
   let mids: string[] | undefined;
-  try {
-    const query = parseQuery(ctx.querystring, context.limits.queryParameters);
-    // The past of series is not kept as versions (docs/time.md covers resources).
-    if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', '/events takes mids=a,b and ts=gte=…/ts=lte=… (also gt, lt)');
-    for (const condition of query.conditions) {
-      const [term, ...others] = condition.terms;
-      const field = term!.field.join('.');
-      if (others.length > 0) throw new QueryError(term!.parameter, `"${term!.parameter}": no | alternatives here`);
-      if (field === 'mids' && term!.operator === 'eq') {
-        mids = [...(mids ?? []), ...term!.values.map((v) => String(v.value)).filter((v) => v !== '')];
-      } else if (field === 'ts' && term!.operator !== 'eq') {
-        const text = String(term!.values[0]!.value);
-        if (!NUMBER.test(text)) throw new QueryError(term!.parameter, `"${term!.parameter}": ts compares as a number; "${text.slice(0, 40)}" is not one`);
-        const value = Number(text);
-        // gt and lt as the nearest bounds a double can express.
-        if (term!.operator === 'gte' || term!.operator === 'gt') range.gte = Math.max(range.gte ?? -Infinity, term!.operator === 'gt' ? nextUp(value) : value);
-        else range.lte = Math.min(range.lte ?? Infinity, term!.operator === 'lt' ? nextDown(value) : value);
-      } else {
-        throw new QueryError(term!.parameter, `"${term!.parameter}": /events takes mids=a,b and ts=gte=…/ts=lte=… (also gt, lt)`);
-      }
+  const query = parseQuery(ctx.querystring, context.limits.queryParameters);
+  // The past of series is not kept as versions (docs/time.md covers resources).
+  if (query.at !== undefined || query.changes) throw new QueryError(query.at !== undefined ? 'at' : 'since', '/events takes mids=a,b and ts=gte=…/ts=lte=… (also gt, lt)');
+  for (const condition of query.conditions) {
+    const [term, ...others] = condition.terms;
+    const field = term!.field.join('.');
+    if (others.length > 0) throw new QueryError(term!.parameter, `"${term!.parameter}": no | alternatives here`);
+    if (field === 'mids' && term!.operator === 'eq') {
+      mids = [...(mids ?? []), ...term!.values.map((v) => String(v.value)).filter((v) => v !== '')];
+    } else if (field === 'ts' && (term!.operator === 'gte' || term!.operator === 'gt' || term!.operator === 'lte' || term!.operator === 'lt')) {
+      const text = String(term!.values[0]!.value);
+      if (!NUMBER.test(text)) throw new QueryError(term!.parameter, `"${term!.parameter}": ts compares as a number; "${text.slice(0, 40)}" is not one`);
+      const value = Number(text);
+      // gt and lt as the nearest bounds a double can express.
+      if (term!.operator === 'gte' || term!.operator === 'gt') range.gte = Math.max(range.gte ?? -Infinity, term!.operator === 'gt' ? nextUp(value) : value);
+      else range.lte = Math.min(range.lte ?? Infinity, term!.operator === 'lt' ? nextDown(value) : value);
+    } else {
+      throw new QueryError(term!.parameter, `"${term!.parameter}": /events takes mids=a,b and ts=gte=…/ts=lte=… (also gt, lt)`);
     }
-  } catch (error) {
-    throw error instanceof QueryError ? malformedQuery(error) : error;
   }
   return { range, ...(mids !== undefined ? { mids } : {}) };
 }

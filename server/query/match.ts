@@ -83,8 +83,19 @@ function satisfies(candidate: Candidate, test: Test): boolean {
     case 'RECFIND':
       // Typing refuses it where changes are matched (it reads other resources).
       throw new Error('recfind= is not evaluated in memory');
-    default:
+    case 'MATCHES':
+    case '=':
+    case 'IN':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return reaches(candidate, test);
+    default: {
+      // A test of the condition tree (tree.ts) that the matcher does not evaluate yet.
+      const unknown: never = test;
+      throw new Error(`no match for the test ${JSON.stringify(unknown)}`);
+    }
   }
 }
 

@@ -9,8 +9,9 @@
  * literal `,` or `|` inside a value cannot be expressed, exactly as in UNIS.
  */
 
+import { QUERY_OPERATORS, RESERVED_PARAMETERS, VALUE_TYPES, type QueryOperator, type ReservedParameter } from '../../generated/rest/contract.js';
 import { QueryError } from './errors.js';
-import type { Condition, Operator, ParsedQuery, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
+import type { Condition, ParsedQuery, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
 
 /** Segments of a field path; the same set the SQL compiler may write as literals. */
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
@@ -22,14 +23,16 @@ const MAX_PAGE = 2 ** 31 - 1;
  * limit (1,664 entries), a 500 on both; no client sorts by more than a few fields.
  */
 export const MAX_SORT_KEYS = 32;
-const OPERATOR = /^(lte|lt|gte|gt|eq|not|reg|null|recfind)=/;
-const TYPED = /^(number|integer|boolean|string):/i;
+/** The operators and typed values of the contract table (generator/model/http.ts): `a=<prefix>=v`, `<type>:v`. */
+const OPERATORS: ReadonlyMap<string, QueryOperator> = new Map(Object.entries(QUERY_OPERATORS).map(([operator, { prefix }]) => [prefix, operator as QueryOperator]));
+const OPERATOR = new RegExp(`^(${[...OPERATORS.keys()].join('|')})=`);
+const TYPED = new RegExp(`^(${VALUE_TYPES.join('|')}):`, 'i');
 /**
- * Parameters that are never conditions (besides `ts` of a single resource). `access_token` is a
- * credential (RFC 6750 §2.3, for browsers' event streams), read by the authentication;
- * `federate` is a lookup's (docs/federation.md).
+ * Parameters that are never conditions (besides `ts` of a single resource), from the contract
+ * table. `access_token` is a credential (RFC 6750 §2.3, for browsers' event streams), read by
+ * the authentication; `federate` is a lookup's (docs/federation.md).
  */
-const RESERVED = new Set(['fields', 'limit', 'skip', 'sort', 'unique', 'inline', 'expand', 'access_token', 'at', 'since', 'until', 'federate']);
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_PARAMETERS);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
 
@@ -77,26 +80,36 @@ function parseValue(text: string, parameter: string): QueryValue {
       if (TRUE.test(literal)) return { value: true, type };
       if (FALSE.test(literal)) return { value: false, type };
       throw new QueryError(parameter, `"${parameter}": "${literal}" is not a boolean (true, false, 1 or 0)`);
+    default: {
+      const unknown: never = type;
+      throw new Error(`the typed value ${String(unknown)}: is in the contract table but not parsed`);
+    }
   }
 }
 
 /** `value`, `op=value` or `v1,v2,…` of one field: the text is already decoded. */
 function parseTerm(field: string[], text: string, parameter: string): Term {
   const operatorMatch = OPERATOR.exec(text);
-  const named = operatorMatch?.[1];
-  const operator: Operator = named === undefined ? 'eq' : named === 'eq' ? 'numeq' : (named as Operator);
-  const rest = operatorMatch ? text.slice(operatorMatch[0].length) : text;
-  // A pattern is taken whole: `reg=a{1,3}` is one expression, not a list.
-  if (operator === 'reg') return { field, operator, values: [parseValue(rest, parameter)], parameter };
-  if (operator === 'null') {
-    if (rest !== '') throw new QueryError(parameter, `"${parameter}": null= takes no value (a=null=)`);
-    return { field, operator, values: [{ value: '' }], parameter };
+  if (!operatorMatch) return { field, operator: 'eq', values: text.split(',').map((item) => parseValue(item, parameter)), parameter };
+  const prefix = operatorMatch[1]!;
+  const operator = OPERATORS.get(prefix)!;
+  const rest = text.slice(operatorMatch[0].length);
+  const takes = QUERY_OPERATORS[operator].takes;
+  switch (takes) {
+    // A pattern is taken whole: `reg=a{1,3}` is one expression, not a list.
+    case 'text':
+      return { field, operator, values: [parseValue(rest, parameter)], parameter };
+    case 'nothing':
+      if (rest !== '') throw new QueryError(parameter, `"${parameter}": ${prefix}= takes no value (a=${prefix}=)`);
+      return { field, operator, values: [{ value: '' }], parameter };
+    case 'value':
+      if (rest.includes(',')) throw new QueryError(parameter, `"${parameter}": a ${prefix} comparison takes one value`);
+      return { field, operator, values: [parseValue(rest, parameter)], parameter };
+    default: {
+      const unknown: never = takes;
+      throw new Error(`an operator that takes ${String(unknown)}`);
+    }
   }
-  const items = rest.split(',');
-  if (operator !== 'eq' && items.length > 1) {
-    throw new QueryError(parameter, `"${parameter}": a ${named} comparison takes one value`);
-  }
-  return { field, operator, values: items.map((item) => parseValue(item, parameter)), parameter };
 }
 
 /** `key=value`, where the value may continue with `|field=value` terms (OR). */
@@ -180,23 +193,55 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     const key = decode(equals < 0 ? pair : pair.slice(0, equals), 'query');
     const value = decode(equals < 0 ? '' : pair.slice(equals + 1), key);
     const selected = key === 'ts' && scope === 'resource' ? parseVersion(value) : undefined;
-    if (selected !== undefined) version = selected;
-    else if (!RESERVED.has(key)) conditions.push(parseCondition(key, value));
-    else if (key === 'fields') fields = value.split(',').map((f) => parseField(f, 'fields'));
-    else if (key === 'limit') limit = parseCount(value, 'limit');
-    else if (key === 'skip') skip = parseCount(value, 'skip');
-    else if (key === 'unique') unique = parseSwitch(value, 'unique');
-    else if (key === 'inline') inline = true;
-    else if (key === 'expand') expand = true;
-    else if (key === 'access_token') continue;
-    // A lookup's (federation/lookup.ts); elsewhere it asks nothing.
-    else if (key === 'federate') continue;
-    else if (key === 'at') at = parseInstant(value, key);
-    else if (key === 'since') since = parseInstant(value, key);
-    else if (key === 'until') until = parseInstant(value, key);
-    else {
-      sort.push(...parseSort(value));
-      if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
+    if (selected !== undefined) {
+      version = selected;
+      continue;
+    }
+    if (!RESERVED.has(key)) {
+      conditions.push(parseCondition(key, value));
+      continue;
+    }
+    const reserved = key as ReservedParameter;
+    switch (reserved) {
+      case 'fields':
+        fields = value.split(',').map((f) => parseField(f, 'fields'));
+        break;
+      case 'limit':
+        limit = parseCount(value, 'limit');
+        break;
+      case 'skip':
+        skip = parseCount(value, 'skip');
+        break;
+      case 'unique':
+        unique = parseSwitch(value, 'unique');
+        break;
+      case 'inline':
+        inline = true;
+        break;
+      case 'expand':
+        expand = true;
+        break;
+      // The authentication's; a lookup's (federation/lookup.ts), elsewhere it asks nothing.
+      case 'access_token':
+      case 'federate':
+        break;
+      case 'at':
+        at = parseInstant(value, key);
+        break;
+      case 'since':
+        since = parseInstant(value, key);
+        break;
+      case 'until':
+        until = parseInstant(value, key);
+        break;
+      case 'sort':
+        sort.push(...parseSort(value));
+        if (sort.length > MAX_SORT_KEYS) throw new QueryError('sort', `"sort" takes at most ${MAX_SORT_KEYS} fields`);
+        break;
+      default: {
+        const unknown: never = reserved;
+        throw new Error(`the reserved parameter ${String(unknown)} is in the contract table but not parsed`);
+      }
     }
   }
   if (at !== undefined && (since !== undefined || until !== undefined)) {

@@ -3,13 +3,17 @@
  * known (typing.ts gives each value its type and each field its place).
  */
 
-export type ValueType = 'string' | 'number' | 'integer' | 'boolean';
+import type { QueryOperator, ValueType } from '../../generated/rest/contract.js';
+
+export type { ValueType };
 /**
- * `eq` is plain equality (`a=v`); the others are UNIS's `a=<op>=v` (rest-contract §5): `numeq`
- * is its `eq=` (numeric equality), `not` case-insensitive inequality, `reg` a regular expression
- * (case-insensitive), `null` null or absent, `recfind` a folder's subtree of exnodes.
+ * `eq` is plain equality (`a=v`); the others are the operators `a=<prefix>=v` of the contract
+ * table's grammar (generator/model/http.ts, rest-contract §5): `lt`, `lte`, `gt`, `gte`, and
+ * UNIS's `numeq` (its `eq=`, numeric equality), `not` case-insensitive inequality, `reg` a
+ * regular expression (case-insensitive), `null` null or absent, `recfind` a folder's subtree of
+ * exnodes.
  */
-export type Operator = 'eq' | 'lt' | 'lte' | 'gt' | 'gte' | 'numeq' | 'not' | 'reg' | 'null' | 'recfind';
+export type Operator = 'eq' | QueryOperator;
 
 export interface QueryValue {
   readonly value: string | number | boolean;

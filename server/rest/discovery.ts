@@ -22,15 +22,17 @@ export interface DiscoveryOptions {
   readonly secured: boolean;
   /** A lookup's place in the hierarchy (docs/federation.md); absent: a leaf, `haschild: false, depth: 0`. */
   readonly about?: () => Promise<{ readonly haschild: boolean; readonly depth: number }>;
+  /** This is a lookup (LOOKUP=true): it serves the description whose collections answer its `Redirect`. */
+  readonly lookup?: boolean;
 }
 
 /**
  * What a client needs to find its way (docs/rest-interface.md): the collections in UNIS's shape
  * (`GET /`), the service's identity (`GET /about`), the health of the storage (`GET /health`),
- * the API description (`GET /openapi.json`) and each schema at its address when that address
- * lies under the service's own base URL.
+ * the API description (`GET /openapi.json`; a lookup's is generated/openapi-lookup.json) and
+ * each schema at its address when that address lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured, about }: DiscoveryOptions): void {
+export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured, about, lookup = false }: DiscoveryOptions): void {
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
@@ -61,7 +63,8 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
     ctx.body = { status: 'ok', version };
   });
 
-  const openapi = JSON.parse(readFileSync(path.join(projectRoot, 'generated/openapi.json'), 'utf8')) as Record<string, unknown>;
+  // Only a lookup's reads answer a Redirect, and only its description says so (generator/emit/openapi/).
+  const openapi = JSON.parse(readFileSync(path.join(projectRoot, lookup ? 'generated/openapi-lookup.json' : 'generated/openapi.json'), 'utf8')) as Record<string, unknown>;
   const description = JSON.stringify(servedDescription(openapi, { baseUrl, secured }));
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import type { KindDescriptor, RestHandlers } from '../../generated/rest/handler.js';
 import { authorize, scopeOf } from '../auth.js';
-import { isKeyed } from '../federation/register-kind.js';
+import { isKeyed } from './keyed.js';
 import type { Limits } from '../config.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { EventStreamOptions } from '../subscriptions/event-stream.js';

@@ -3,7 +3,6 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Limits } from '../config.js';
 import { HttpError, badRequest, notFound, type ErrorDetail } from '../http/errors.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing, SeriesMissing } from '../storage/errors.js';
-import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
@@ -14,10 +13,6 @@ import { requestProfile } from '../wire/media.js';
 import type { Representations } from '../wire/representation.js';
 
 /** What every operation reads from the request, with the client's mistakes as HTTP errors. */
-
-export function malformedQuery(error: QueryError): HttpError {
-  return badRequest(`malformed query: ${error.message}`, [{ path: error.parameter, message: error.message }]);
-}
 
 /** A request's query: what it says, and the selection of resources it makes for the kind. */
 export interface RequestQuery {
@@ -30,17 +25,14 @@ export interface RequestQuery {
  * resolved, typed by the kind's fields. A malformed one is a 400 that names the parameter.
  */
 export function requestQuery(ctx: RouterContext, kind: KindDescriptor, scope: QueryScope, limits: Limits, representations: Representations, purpose: 'read' | 'stream' = 'read'): RequestQuery {
-  try {
-    const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
-    const { limit, skip, sort, unique, at } = query;
-    const conditions = typeConditions(query.conditions, kind.fields, { collection: kind.collection, inMemory: purpose === 'stream' });
-    return {
-      query,
-      selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}), ...(at !== undefined ? { at } : {}) },
-    };
-  } catch (error) {
-    throw error instanceof QueryError ? malformedQuery(error) : error;
-  }
+  // A QueryError is the 400 of the error table (http/error-handler.ts present).
+  const query = resolveDerived(parseQuery(ctx.querystring, limits.queryParameters, scope), kind, representations);
+  const { limit, skip, sort, unique, at } = query;
+  const conditions = typeConditions(query.conditions, kind.fields, { collection: kind.collection, inMemory: purpose === 'stream' });
+  return {
+    query,
+    selection: { conditions, sort, unique, ...(limit !== undefined ? { limit } : {}), ...(skip !== undefined ? { skip } : {}), ...(at !== undefined ? { at } : {}) },
+  };
 }
 
 /** An event stream follows changes as they happen: `at`, `since` and `until` ask about the past (docs/time.md). */

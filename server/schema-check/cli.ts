@@ -6,9 +6,8 @@
  */
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { kinds } from '../../generated/rest/kinds.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { registerKind } from '../federation/register-kind.js';
+import { storedKinds } from '../collections.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
 import { openDatabase } from '../storage/database.js';
@@ -42,16 +41,15 @@ function line(misfit: Misfit): string {
 }
 
 async function check(database: Database, json: boolean): Promise<number> {
-  const allKinds = [...kinds, registerKind];
   let first = true;
   if (json) await write('{"resources":[');
-  const summary = await scanStoredData(database, allKinds, async (misfit) => {
+  const summary = await scanStoredData(database, storedKinds, async (misfit) => {
     if (json) await write(`${first ? '\n' : ',\n'}${JSON.stringify(misfit)}`);
     else await write(line(misfit));
     first = false;
   });
   if (!summary) throw new Error('the scan was interrupted');
-  const fingerprint = schemaFingerprint(allKinds);
+  const fingerprint = schemaFingerprint(storedKinds);
   await recordCheck(new ServiceFacts(database), fingerprint, summary);
   const count = misfits(summary);
   if (json) {

@@ -10,3 +10,11 @@ export const MANIFEST_UNSUMMARISED = ['register'] as const;
 export const MAX_FIELD = 512;
 /** Longest value (as JSON text) kept as itself; a longer one makes its set `*`. */
 export const MAX_VALUE = 256;
+/**
+ * The row of `topocat_service` that says whether this database keeps manifests: `off` (no
+ * triggers, no rows), `building <generation>` (triggers on, the documents stored before them
+ * being scanned), `kept <generation>` (complete, kept by the triggers). Absent: as migration 0014
+ * left it (triggers and rows that nobody decided to keep); the first start settles it
+ * (manifest-upkeep.ts).
+ */
+export const MANIFEST_STATE = 'manifests';

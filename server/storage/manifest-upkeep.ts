@@ -4,20 +4,13 @@ import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
 import type { Uses } from './contract/database.js';
 import { StorageUnavailable } from './errors.js';
-import { MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
+import { MANIFEST_STATE, MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
 import { Pacer } from './pace.js';
 import { SERVICE } from './service-facts.js';
 
 /** What the manifests' upkeep uses of the database (and currentDocuments). */
 export type ManifestUpkeepDatabase = Uses<'reader' | 'write', { sql: 'columns'; driver: 'errors'; adapter: 'locking'; features: 'manifests' }>;
 
-/**
- * The row of `topocat_service` that says whether this database keeps manifests: `off` (no
- * triggers, no rows), `building <generation>` (triggers on, the documents stored before them
- * being scanned), `kept <generation>` (complete, kept by the triggers). Absent: as migration 0014
- * left it (triggers and rows that nobody decided to keep); the first start settles it.
- */
-export const MANIFEST_STATE = 'manifests';
 /**
  * Each reporting process's row of `topocat_service` (`manifests_reporter <uuid>`): until when
  * (ms since the epoch) it keeps reporting, renewed with each report for the registration's ttl
@@ -129,9 +122,9 @@ export class ManifestUpkeep {
     return this.exclusive(async (trx) => {
       const state = stateOf(await this.stateValue(trx));
       if (state.phase === 'building' || state.phase === 'kept') return state;
-      for (const statement of [...this.db.dialect.features.manifests.drop, ...this.db.dialect.features.manifests.create]) await trx.raw(statement);
-      await trx(MANIFEST_TABLE).delete();
       const generation = randomUUID();
+      for (const statement of [...this.db.dialect.features.manifests.drop, ...this.db.dialect.features.manifests.create(generation)]) await trx.raw(statement);
+      await trx(MANIFEST_TABLE).delete();
       await this.setState(trx, `building ${generation}`);
       this.logger.info('manifests turned on: this process reports upstream; building them by a scan of the stored resources');
       return { phase: 'building', generation } as const;

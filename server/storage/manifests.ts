@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
-import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
+import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_STATE, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
 import { StorageUnavailable } from './errors.js';
-import { keptState, MANIFEST_STATE } from './manifest-upkeep.js';
+import { keptState } from './manifest-upkeep.js';
 import { SERVICE } from './service-facts.js';
 
 /** What the manifests' reader uses of the database. */
@@ -37,7 +37,7 @@ export function manifestsMigration(dialect: Dialect): Knex.Migration {
         t.primary(['kind', 'field', 'value']);
       });
       await knex(SERVICE).insert({ name: MANIFEST_LIMIT_SETTING, value: String(DEFAULT_MANIFEST_LIMIT) });
-      for (const statement of dialect.features.manifests.create) await knex.raw(statement);
+      for (const statement of dialect.features.manifests.create(undefined)) await knex.raw(statement);
       await knex('resource_current').update({ doc: knex.ref('doc') });
     },
     async down(knex) {

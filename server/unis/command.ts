@@ -6,9 +6,8 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import { kinds } from '../../generated/rest/kinds.js';
 import type { Config } from '../config.js';
-import { registerKind } from '../federation/register-kind.js';
+import { storedKinds } from '../collections.js';
 import type { Database } from '../storage/contract/database.js';
 import { MeasurementStore } from '../storage/measurements/store.js';
 import { ResourceStore } from '../storage/resource-store.js';
@@ -47,6 +46,5 @@ export function registryOf(database: Database, config: Config): {
 } {
   const addresses = OwnAddresses.of(new ServiceFacts(database), config, config.port);
   const resources = new ResourceStore(database);
-  const all = [...kinds, registerKind];
-  return { resources, measurements: new MeasurementStore(database, resources), representations: new Representations(all, addresses), addresses, kinds: all };
+  return { resources, measurements: new MeasurementStore(database, resources), representations: new Representations(storedKinds, addresses), addresses, kinds: storedKinds };
 }

@@ -8,6 +8,7 @@ import {
   TopologyClient,
   type NodeFields,
 } from '../../generated/client/rest.js';
+import { QUERY_OPERATORS, VALUE_TYPES } from '../../generated/rest/contract.js';
 import { conformingFetch } from '../helpers/openapi.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -81,6 +82,21 @@ describe('generated REST client', function () {
     assert.throws(() => new Query<NodeFields>().eq('name', 'a,b').toString(), RangeError);
   });
 
+  it('sends a string value that reads as an operator or a typed prefix as that string (rest-contract §5: string:)', async () => {
+    // Each reads as an operator of the grammar when sent bare: reg= would search, eq= and
+    // recfind= be refused, not= match every other name, null= look for no name at all.
+    const names = ['reg=x', 'eq=a', 'not=b', 'null=', 'recfind=d', 'lt=c', 'string:s', 'Integer:5'];
+    await client.nodes.createMany([...names, 'box', 'b', 'a'].map((name) => ({ name, location: { institution: 'ESC' } })));
+    for (const name of names) {
+      const one = await client.nodes.list((q) => q.eq('location.institution', 'ESC').eq('name', name));
+      assert.deepEqual(one.map((n) => n.name), [name], `eq(name, ${JSON.stringify(name)})`);
+      const either = await client.nodes.list((q) => q.eq('location.institution', 'ESC').anyOf((a) => a.eq('name', 'nobody').eq('name', name)));
+      assert.deepEqual(either.map((n) => n.name), [name], `anyOf(eq(name, ${JSON.stringify(name)}))`);
+    }
+    const listed = await client.nodes.list((q) => q.eq('location.institution', 'ESC').eq('name', ['reg=x', 'not=b']).sort(['name', 1]));
+    assert.deepEqual(listed.map((n) => n.name), ['not=b', 'reg=x']);
+  });
+
   it('builds query strings in the service grammar', () => {
     const cases: [string, { given: Query<NodeFields>; want: string }][] = [
       ['equality', { given: new Query<NodeFields>().eq('name', 'a'), want: 'name=a' }],
@@ -91,6 +107,14 @@ describe('generated REST client', function () {
       ['paging', { given: new Query<NodeFields>().limit(2).skip(4).sort(['name', 1]), want: 'limit=2&skip=4&sort=name:1' }],
     ];
     for (const [name, { given, want }] of cases) assert.equal(given.toString(), want, name);
+    // Every start the contract table's grammar gives a value is escaped, in every place a value goes.
+    const starts = [...Object.values(QUERY_OPERATORS).map((o) => `${o.prefix}=`), ...VALUE_TYPES.map((t) => `${t}:`)];
+    for (const start of starts) {
+      const escaped = encodeURIComponent(`string:${start}v`);
+      assert.equal(new Query<NodeFields>().eq('name', `${start}v`).toString(), `name=${escaped}`, start);
+      assert.equal(new Query<NodeFields>().eq('name', ['a', `${start}v`]).toString(), `name=a,${escaped}`, start);
+      assert.equal(new Query<NodeFields>().anyOf((a) => a.eq('urn', 'u').eq('name', `${start}v`)).toString(), `urn=u|name=${escaped}`, start);
+    }
   });
 
   it('conditional GET and If-Match', async () => {

@@ -51,11 +51,23 @@ class Description {
 const ownDescription = new Description(path.join(projectRoot, 'generated/openapi.json'));
 /** The description the project's server serves, as generated. */
 export const openapi = ownDescription.document;
+/** What the project's server serves as a lookup (LOOKUP=true): its reads may answer a Redirect. */
+let lookupDescription: Description | undefined;
 const byOrigin = new Map<string, Description>();
 
-/** Servers of a copy of the project (another schema set) are checked against the copy's description. */
-export function describeServer(url: string, projectDir: string): void {
-  byOrigin.set(new URL(url).origin, new Description(path.join(projectDir, 'generated/openapi.json')));
+/**
+ * The description a started server is checked against: its project's (a copy's, for another
+ * schema set), the lookup's when it is a lookup. Said at every start, since a port can be reused.
+ */
+export function describeServer(url: string, projectDir: string, lookup = false): void {
+  const file = lookup ? 'generated/openapi-lookup.json' : 'generated/openapi.json';
+  const description =
+    projectDir === projectRoot
+      ? lookup
+        ? (lookupDescription ??= new Description(path.join(projectRoot, file)))
+        : ownDescription
+      : new Description(path.join(projectDir, file));
+  byOrigin.set(new URL(url).origin, description);
 }
 
 const escapePointer = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -19,6 +19,12 @@ export interface Cluster {
   destroy(): Promise<void>;
 }
 
+/** A cluster of this machine: its port on 127.0.0.1 and the directory that holds its files and socket. */
+export interface LocalCluster extends Cluster {
+  readonly port: number;
+  readonly dir: string;
+}
+
 /** PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (Debian, Ubuntu), else PATH. */
 function binary(name: string): string {
   if (process.env.PG_BIN) return path.join(process.env.PG_BIN, name);
@@ -50,8 +56,8 @@ async function owned(command: string, args: readonly string[]): Promise<void> {
   await run(file, argv, { timeout: 60_000 });
 }
 
-/** initdb in a temporary directory and a free port on 127.0.0.1, trust authentication; not started. */
-export async function createCluster(): Promise<Cluster> {
+/** A temporary directory the cluster's OS user owns; `fill` makes its data directory, else it is removed. */
+async function clusterDirectory(fill: (data: string) => Promise<void>): Promise<{ dir: string; data: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'topocat-pg-'));
   const data = path.join(dir, 'data');
   try {
@@ -60,18 +66,46 @@ export async function createCluster(): Promise<Cluster> {
       const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
       await chown(dir, uid, gid);
     }
-    await owned(binary('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await fill(data);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const port = await freePort();
+  return { dir, data };
+}
+
+/**
+ * initdb in a temporary directory and a free port on 127.0.0.1, trust authentication; not
+ * started. Its pg_hba.conf (initdb's, with `--auth=trust`) lets 127.0.0.1 connect for
+ * replication too, so createStandby can copy it.
+ */
+export async function createCluster(): Promise<LocalCluster> {
+  const { dir, data } = await clusterDirectory((into) => owned(binary('initdb'), ['-D', into, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']));
+  return cluster(dir, data, await freePort(), []);
+}
+
+/**
+ * A hot standby of `primary` (running): `pg_basebackup -R` streams its files and WAL into a new
+ * directory and writes the settings that make it follow the primary; started on a port of its own,
+ * with `settings` (e.g. `recovery_min_apply_delay=200ms`). Stopping it, as stopping a real standby,
+ * leaves the primary as it was.
+ */
+export async function createStandby(primary: { readonly port: number }, settings: readonly string[] = []): Promise<LocalCluster> {
+  const { dir, data } = await clusterDirectory((into) =>
+    owned(binary('pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', into, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']),
+  );
+  return cluster(dir, data, await freePort(), settings);
+}
+
+function cluster(dir: string, data: string, port: number, settings: readonly string[]): LocalCluster {
   // The socket directory is the cluster's own, so no other server's socket is touched; fsync off
   // because the files are thrown away.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const options = [`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, ...settings.map((setting) => `-c ${setting}`)].join(' ');
   const pgCtl = binary('pg_ctl');
   let running = false;
   return {
+    port,
+    dir,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async start() {
       await owned(pgCtl, ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '30', 'start']);

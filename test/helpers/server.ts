@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 import { describeServer } from './openapi.js';
-import { distRoot } from './paths.js';
+import { distRoot, projectRoot } from './paths.js';
 
 export { distRoot, projectRoot } from './paths.js';
 
@@ -92,8 +92,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let url: string;
   try {
     url = await listening;
-    // A server of a project copy serves that copy's description.
-    if (options.entry) describeServer(url, path.resolve(path.dirname(options.entry), '../..'));
+    // A server of a project copy serves that copy's description; a lookup the lookup's.
+    describeServer(url, options.entry ? path.resolve(path.dirname(options.entry), '../..') : projectRoot, ['true', '1'].includes(options.env?.LOOKUP ?? ''));
   } catch (error) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;

@@ -197,6 +197,7 @@ describe('measurement store: /events and /data', function () {
       ['a negative ttl', () => post(`${server.url}/events`, { metadata_URL: `${server.url}/metadata/${mid}`, collection_size: 10, ttl: -1 }), 400, '/ttl'],
       ['POST /events of an array', () => post(`${server.url}/events`, [{ metadata_URL: `${server.url}/metadata/${mid}`, collection_size: 10 }]), 400, ''],
       ['GET /events with another condition', () => get(`${server.url}/events?name=x`), 400, 'name'],
+      ['GET /events with an operator on ts that bounds nothing', () => get(`${server.url}/events?ts=not=5`), 400, 'ts'],
       ['GET /data without a mid', () => get(`${server.url}/data`), 405, undefined],
     ];
     for (const [what, send, status, pointer] of cases) {

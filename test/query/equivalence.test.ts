@@ -58,7 +58,9 @@ function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
   const known = leaves(docs);
   // UNIS's operators too (rest-contract §5): numeq is `eq=`; recfind= reads other resources
   // and has its own tests (test/rest/unis-operators.test.ts).
-  const operators = fc.constantFrom('eq', 'lt', 'lte', 'gt', 'gte', 'not', 'numeq', 'null', 'reg') as fc.Arbitrary<Term['operator']>;
+  // One entry per operator of the contract table (generator/model/http.ts): the compiler asks for a new one's.
+  const drawn: Record<Term['operator'], boolean> = { eq: true, lt: true, lte: true, gt: true, gte: true, not: true, numeq: true, null: true, reg: true, recfind: false };
+  const operators = fc.constantFrom(...(Object.keys(drawn) as Term['operator'][]).filter((operator) => drawn[operator]));
   const randomPath = fc.oneof(
     fc.constantFrom(['s'], ['n'], ['b'], ['list'], ['o', 'x'], ['a', 'x'], ['id'], ['ts']),
     fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }),

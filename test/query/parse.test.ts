@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { QUERY_OPERATORS, RESERVED_PARAMETERS, VALUE_TYPES, type QueryOperator } from '../../generated/rest/contract.js';
 import { QueryError } from '../../server/query/errors.js';
 import { parseQuery } from '../../server/query/parse.js';
 import { project } from '../../server/query/project.js';
@@ -93,6 +94,21 @@ describe('query language parser', () => {
   for (const [name, { given, want }] of versions) {
     it(`version of a resource: ${name}`, () => assert.equal(parseQuery(given, MAX, 'resource').version, want));
   }
+
+  it('reads every operator, typed value and reserved parameter of the contract table (generator/model/http.ts)', () => {
+    for (const [operator, { prefix, takes }] of Object.entries(QUERY_OPERATORS) as [QueryOperator, (typeof QUERY_OPERATORS)[QueryOperator]][]) {
+      const value = takes === 'nothing' ? '' : 'v';
+      const [term] = parseQuery(`a=${prefix}=${value}`, MAX).conditions[0]!.terms;
+      assert.equal(term!.operator, operator, prefix);
+      // `string:` makes the same text a value (how the REST client sends one, rest-contract §5).
+      assert.deepEqual(parseQuery(`a=string:${prefix}=${value}`, MAX).conditions[0]!.terms[0]!.values, [{ value: `${prefix}=${value}`, type: 'string' }], prefix);
+      if (takes === 'value') assert.throws(() => parseQuery(`a=${prefix}=1,2`, MAX), QueryError, prefix);
+      if (takes === 'nothing') assert.throws(() => parseQuery(`a=${prefix}=v`, MAX), QueryError, prefix);
+      if (takes === 'text') assert.deepEqual(parseQuery(`a=${prefix}=1,2`, MAX).conditions[0]!.terms[0]!.values, [{ value: '1,2' }], prefix);
+    }
+    for (const type of VALUE_TYPES) assert.equal(parseQuery(`a=${type.toUpperCase()}:1`, MAX).conditions[0]!.terms[0]!.values[0]!.type, type);
+    for (const name of RESERVED_PARAMETERS) assert.deepEqual(parseQuery(`${name}=1`, MAX).conditions, [], name);
+  });
 
   it('ts of a single resource that is not one integer is a condition on its versions (rest-contract §3)', () => {
     for (const given of ['ts=gt=5', 'ts=lte=5', 'ts=5,6', 'ts=abc', 'ts=-1', 'ts=']) {

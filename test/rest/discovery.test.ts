@@ -69,6 +69,40 @@ describe('REST discovery: /, /health, /openapi.json and the schemas', function (
     }
   });
 
+  it('serves every integer that holds µs or bytes as an int64: only counts, depths and seconds are left without', async () => {
+    const { body } = await get(`${server.url}/openapi.json`);
+    const escape = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+    const without: string[] = [];
+    const walk = (value: unknown, pointer: string): void => {
+      if (value === null || typeof value !== 'object') return;
+      const schema = value as Record<string, unknown>;
+      if (schema.type === 'integer' && schema.format !== 'int64') without.push(pointer);
+      for (const [key, child] of Object.entries(schema)) walk(child, `${pointer}/${escape(key)}`);
+    };
+    walk(body, '');
+    // Timestamps and the query parameters that take one (µs), sizes (bytes), capacities (bits/s):
+    assert.equal(body.components.schemas.Series.properties.ts.format, 'int64', 'Series.ts');
+    for (const parameter of ['At', 'Since', 'Until']) assert.equal(body.components.parameters[parameter].schema.format, 'int64', parameter);
+    assert.equal(body.components.parameters.Ts.schema.anyOf[0].format, 'int64', 'Ts');
+    for (const [kind, member] of [['NetworkResource', 'ts'], ['Exnode', 'size'], ['Extent', 'offset'], ['Port', 'capacity'], ['Registration', 'ttl']] as const) {
+      assert.equal(body.components.schemas[kind].properties[member].format, 'int64', `${kind}.${member}`);
+    }
+    // What is left is neither µs nor bytes: a new integer must be one of these or an int64.
+    const series = '/components/schemas/SeriesSummary/allOf/1/properties';
+    const appended = '/components/schemas/DataAppended/properties';
+    assert.deepEqual(without.sort(), [
+      '/components/headers/RetryAfter/schema', // seconds
+      '/components/parameters/Limit/schema', // counts of representations
+      '/components/parameters/Skip/schema',
+      '/components/schemas/Registration/properties/properties/properties/depth', // lookup levels
+      ...['stored', 'series/items/properties/stored', 'series/items/properties/duplicates', 'series/items/properties/expired', 'series/items/properties/dropped'].map((p) => `${appended}/${p}`), // counts of points
+      ...['count', 'generic/properties/count', 'generic/properties/max', 'queried/properties/numRecords'].map((p) => `${series}/${p}`),
+      '/components/schemas/Series/properties/collection_size', // at most 10^9 points
+      '/components/schemas/SeriesRegistration/properties/collection_size',
+      '/paths/~1about/get/responses/200/content/application~1json/schema/properties/depth',
+    ].sort());
+  });
+
   it('serves a description that is valid against the official OpenAPI 3.1 schema', async () => {
     const result = await new Validator().validate((await get(`${server.url}/openapi.json`)).body);
     assert.deepEqual(result.errors ?? [], []);

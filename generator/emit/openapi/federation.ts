@@ -2,8 +2,10 @@ import type { Json } from './components.js';
 
 /**
  * `/register` (rest-contract §13): the operations of `/services` on registrations, which are
- * `service` representations keyed by their accessPoint; the server mounts them by hand
- * (server/federation/), so they are described here from the service collection's.
+ * `service` representations keyed by their accessPoint; a collection the server owns
+ * (model/http.ts SERVER_COLLECTIONS, bound by server/collections.ts), so it is described here
+ * from the service collection's as an instance serves it (`paths`: an instance's, which
+ * describe no Redirect).
  */
 export function federationPaths(paths: Json): Json {
   const out: Json = {};
@@ -16,7 +18,7 @@ export function federationPaths(paths: Json): Json {
       .replaceAll('{"$ref":"#/components/parameters/Federate"},', '')
       .replaceAll(',"Federation-Partial":{"$ref":"#/components/headers/FederationPartial"}', '')
       .replace(/\. A lookup [^"]*/g, '');
-    const copy = withoutRedirect(JSON.parse(text)) as Json;
+    const copy = JSON.parse(text) as Json;
     for (const operation of Object.values(copy)) {
       if (operation === null || typeof operation !== 'object' || Array.isArray(operation)) continue;
       const op = operation as Json;
@@ -30,21 +32,6 @@ export function federationPaths(paths: Json): Json {
     out[to] = copy;
   }
   return out;
-}
-
-const REDIRECT_REF = '#/components/schemas/Redirect';
-
-/** `value` with the lookup's Redirect taken out of every `anyOf` (one left: that schema alone). */
-function withoutRedirect(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutRedirect);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Json = {};
-  for (const [key, member] of Object.entries(value as Json)) out[key] = withoutRedirect(member);
-  if (!Array.isArray(out.anyOf)) return out;
-  const kept = (out.anyOf as Json[]).filter((s) => s.$ref !== REDIRECT_REF);
-  if (kept.length !== 1) return { ...out, anyOf: kept };
-  const { anyOf: _, ...rest } = out;
-  return { ...rest, ...kept[0] };
 }
 
 /** A registration: a Service whose `properties.summary` is UNIS's array of manifests, with an accessPoint. */

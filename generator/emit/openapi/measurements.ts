@@ -33,7 +33,7 @@ export const MEASUREMENT_SCHEMAS: Json = {
       metadata_URL: { type: 'string' },
       collection_size: { type: 'integer' },
       ttl: { type: 'number' },
-      ts: { type: 'integer', description: 'When it was registered (µs).' },
+      ts: { type: 'integer', format: 'int64', description: 'When it was registered (µs).' },
       data: { type: 'string', format: 'uri', description: 'Where its points are: `{base}/data/<mid>`.' },
     },
   },
@@ -97,8 +97,12 @@ export const MEASUREMENT_SCHEMAS: Json = {
   },
 };
 
-/** `/events` and `/data`: UNIS's measurement store (docs/measurements.md), described by hand. */
-export function measurementPaths(model: Model, used: Set<number>): Json {
+/** `/events` or `/data` (`segment`): UNIS's measurement store (docs/measurements.md), described by hand. */
+export function measurementPaths(model: Model, used: Set<number>, segment: 'events' | 'data'): Json {
+  return Object.fromEntries(Object.entries(storePaths(model, used)).filter(([path]) => path.split('/')[1] === segment));
+}
+
+function storePaths(model: Model, used: Set<number>): Json {
   const fail = (...statuses: number[]): Json => errors(model, [...statuses, 401, 500, 503].sort(), used);
   const rangeParameters: Json[] = [
     { name: 'ts', in: 'query', description: '`ts=gte=<µs>` and `ts=lte=<µs>` (also `gt`, `lt`; repeat the parameter for both ends): count only points within.', schema: { type: 'string' } },

@@ -31,8 +31,20 @@ const changeBetween = (shown: Json): Json => ({
 /** A lookup's answer (rest-contract §13): the instances that may hold a match. */
 const REDIRECT = ref('Redirect');
 
+/**
+ * Who serves the description (docs/federation.md): any instance (generated/openapi.json), or a
+ * lookup (LOOKUP=true: generated/openapi-lookup.json), whose resource collections' reads may
+ * answer a `Redirect`. Only the lookup's description says so, so that a client generated from an
+ * instance's reads a node it fetched without narrowing a Redirect away.
+ */
+export type Role = 'instance' | 'lookup';
+
 /** The OpenAPI operation of one REST operation of the model, and, for GETs, its HEAD twin. */
-export function restOperation(model: Model, op: Operation, kind: Kind, used: Set<number>): Json {
+export function restOperation(model: Model, op: Operation, kind: Kind, used: Set<number>, role: Role): Json {
+  const lookup = role === 'lookup';
+  const redirect = lookup ? [REDIRECT] : [];
+  /** A list's answer, and on a lookup its Redirect besides. */
+  const orRedirect = (schema: Json): Json => (lookup ? { anyOf: [schema, REDIRECT] } : schema);
   const full = ref(kind.typeName);
   const shown = { anyOf: [full, ref(`${kind.typeName}Projection`)] };
   const base = { operationId: op.name, summary: op.summary, tags: [kind.collection] };
@@ -70,10 +82,10 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.list,
         responses: {
           [success]: {
-            description:
-              'The current representations that match (with `at`: those of that instant), streamed, in `ts` order unless sorted; with `since`/`until`, what changed between them; with `Accept: text/event-stream`, the changes that match, as they happen. A lookup (docs/federation.md) answers `Redirect` instead, or with `federate=true` the merged list of its instances',
+            description: `The current representations that match (with \`at\`: those of that instant), streamed, in \`ts\` order unless sorted; with \`since\`/\`until\`, what changed between them; with \`Accept: text/event-stream\`, the changes that match, as they happen${
+              lookup ? '. A lookup (docs/federation.md) answers `Redirect` instead, or with `federate=true` the merged list of its instances' : ''}`,
             headers: { 'X-Request-Id': header('XRequestId'), 'Federation-Partial': header('FederationPartial') },
-            ...withEvents(content({ anyOf: [{ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } }, REDIRECT] })),
+            ...withEvents(content(orRedirect({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } }))),
           },
           ...failures,
         },
@@ -85,9 +97,10 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.read,
         responses: {
           [success]: {
-            description: 'The representation (an object), or an array when conditions are given (`[]` for an unknown id in UNIS\'s form); with `Accept: text/event-stream`, the resource\'s changes, as they happen. A lookup answers `Redirect` (every unexpired instance)',
+            description: `The representation (an object), or an array when conditions are given (\`[]\` for an unknown id in UNIS's form); with \`Accept: text/event-stream\`, the resource's changes, as they happen${
+              lookup ? '. A lookup answers `Redirect` (every unexpired instance)' : ''}`,
             headers: validators,
-            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }, REDIRECT] })),
+            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }, ...redirect] })),
           },
           304: { description: 'The cached representation is current', headers: validators },
           ...failures,

@@ -1,3 +1,4 @@
+import { QUERY_OPERATORS, VALUE_TYPES } from '../../model/http.js';
 import type { Json } from './components.js';
 
 const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
@@ -11,7 +12,15 @@ export const PARAMETERS = {
   id: param('Id'),
 };
 
-const TYPED_VALUE = '`number:5`, `integer:5`, `boolean:true`, `string:5`';
+/** The grammar of the contract table (generator/model/http.ts): typed values, the operators that order, and the others. */
+const TYPED_VALUE = VALUE_TYPES.map((t) => `\`${t.type}:${t.example}\``).join(', ');
+const [FIRST_ORDERING, ...OTHER_ORDERING] = QUERY_OPERATORS.filter((o) => o.orders).map((o) => o.prefix);
+const ORDERING = [FIRST_ORDERING, ...OTHER_ORDERING].join('|');
+const UNIS_OPERATORS = QUERY_OPERATORS.filter((o) => !o.orders).map((o) => {
+  if (o.described === undefined) throw new Error(`the query operator ${o.prefix}= has no description (generator/model/http.ts)`);
+  return o.described;
+});
+const OPERATORS_DESCRIBED = `\`a=${FIRST_ORDERING}=v\` (also ${OTHER_ORDERING.map((p) => `\`${p}\``).join(', ')}), typed values ${TYPED_VALUE}; UNIS's ${UNIS_OPERATORS.slice(0, -1).join(', ')}, and ${UNIS_OPERATORS.at(-1)}`;
 
 /** The parameter components the operations refer to. */
 export const PARAMETER_COMPONENTS: Json = {
@@ -20,14 +29,14 @@ export const PARAMETER_COMPONENTS: Json = {
     name: 'ts',
     in: 'query',
     description: 'One timestamp (µs since the epoch, `T` or `integer:T`) selects that version: an object. A comparison (`gt=T`, `gte=T`, `lt=T`, `lte=T`) or a list (`T1,T2`) is a condition on the versions: the array of those that match, newest first. Conditions on other fields search the versions too (`id=string:<id>` matches every version).',
-    schema: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^((integer:|number:)?[0-9]+|(lt|lte|gt|gte)=.+|[^,]*(,[^,]*)+)$' }] },
+    schema: { anyOf: [{ type: 'integer', format: 'int64' }, { type: 'string', pattern: `^((integer:|number:)?[0-9]+|(${ORDERING})=.+|[^,]*(,[^,]*)+)$` }] },
   },
   Conditions: {
     name: 'conditions',
     in: 'query',
     style: 'form',
     explode: true,
-    description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), \`a=lt=v\` (also \`lte\`, \`gt\`, \`gte\`), typed values ${TYPED_VALUE}; UNIS's \`a=reg=<RE2 pattern>\` (case-insensitive), \`a=not=v\` (not equal, case-insensitive), \`a=eq=5\` (numeric equality), \`a=null=\` (null or absent), and on \`/exnodes\` \`parent=recfind=<directory id>\` (its whole subtree); repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
+    description: `Conditions, one parameter per field in dot notation (the field names are the parameter names): \`a=v\`, \`a=v1,v2\` (any of them), ${OPERATORS_DESCRIBED}; repeated parameters AND, \`a=v|b=w\` ORs terms in one parameter. A separator inside a value is written percent-encoded (\`%2C\`, \`%7C\`).`,
     schema: { type: 'object', additionalProperties: { type: 'string' } },
     // Without it, Swagger UI's "Try it out" sends `additionalProp1=string&…`, which matches nothing.
     example: {},
@@ -55,15 +64,15 @@ export const PARAMETER_COMPONENTS: Json = {
     name: 'at',
     in: 'query',
     description: 'Answer as at this instant (µs since the epoch, the unit of `ts`): each resource\'s newest version with `ts` ≤ it, unless it was deleted at or before it; conditions, `fields`, `sort`, paging, `unique` and `expand` apply to that state. A resource absent then is a 404. Not with `since`/`until`.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
   },
   Since: {
     name: 'since',
     in: 'query',
     description: 'With or without `until`: instead of the resources, what changed in (`since`, `until`]: one `{id, change, before, after}` per resource (`created`, `updated` or `deleted`; its representations at both instants), filtered by the conditions against `after` (`before` for a deletion). µs since the epoch; default 0.',
-    schema: { type: 'integer', minimum: 0 },
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
   },
-  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', minimum: 0 } },
+  Until: { name: 'until', in: 'query', description: 'The end of the interval of `since` (µs since the epoch, included); default: now.', schema: { type: 'integer', format: 'int64', minimum: 0 } },
   Federate: {
     name: 'federate',
     in: 'query',

@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
-import { isKeyed } from '../../federation/register-kind.js';
+import { isKeyed } from '../keyed.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { responseType, typedRequest } from '../../wire/media.js';
 import { profileProblem, readWriteBody, storageOutcome, withKnownBases } from '../request.js';
@@ -22,7 +22,7 @@ export function create({ store, representations, limits, respond, planner }: Ope
       const items: unknown[] = many ? body : [body];
       if (items.length > limits.arrayItems) throw new HttpError(413, `array of ${items.length} items; at most ${limits.arrayItems} are accepted`);
       const createOnly = ctx.get('if-none-match').trim() === '*';
-      // A registration's id is its accessPoint's (federation/register-kind.ts), whatever id it sent.
+      // A keyed kind's id is its key's (a registration's, its accessPoint's: rest/keyed.ts), whatever id it sent.
       if (isKeyed(kind)) for (const item of items) kind.assignKey(item);
 
       const checked = await withKnownBases(representations, () => {

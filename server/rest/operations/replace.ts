@@ -1,7 +1,7 @@
 import type { RouterMiddleware } from '@koa/router';
 import { ACTION_STATUS } from '../../../generated/rest/contract.js';
 import type { KindDescriptor } from '../../../generated/rest/handler.js';
-import { isKeyed } from '../../federation/register-kind.js';
+import { isKeyed } from '../keyed.js';
 import { badRequest } from '../../http/errors.js';
 import { expectation } from '../../wire/conditional.js';
 import { responseType, unisBody } from '../../wire/media.js';

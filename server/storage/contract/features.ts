@@ -21,8 +21,12 @@ export interface Features {
 
 /** The manifests' upkeep (storage/manifest-upkeep.ts): its triggers, and what builds the sets of stored documents. */
 export interface ManifestSql {
-  /** The triggers on `resource_current` (and what they call) that add each written document's values. */
-  readonly create: readonly string[];
+  /**
+   * The triggers on `resource_current` (and what they call) that add each written document's
+   * values, for the upkeep's `generation` (storage/manifest-upkeep.ts; undefined: migration
+   * 0014's, before any generation).
+   */
+  create(generation: string | undefined): readonly string[];
   readonly drop: readonly string[];
   /** Add the values of stored documents to the sets, as the triggers would have (the scan that builds them). */
   add(trx: Knex.Transaction, documents: readonly { readonly kind: string; readonly doc: string }[]): Promise<void>;

@@ -25,7 +25,7 @@ function unsettled(kind: string): string {
  * as JSON text.
  */
 export const postgresManifests: ManifestSql = {
-  create: [
+  create: () => [
     `CREATE OR REPLACE FUNCTION topocat_manifest_leaves(doc jsonb) RETURNS TABLE (field text, value text) LANGUAGE sql IMMUTABLE AS $$
   WITH RECURSIVE walk(path, v) AS (
     SELECT e.key, e.value FROM jsonb_each(doc) e WHERE e.key NOT IN ('id', 'ts')

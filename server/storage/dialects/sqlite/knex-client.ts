@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { BetterSqlite3Client, type KnexQuery } from './knex-base.js';
+import { releaseFunctions } from './functions.js';
 import { Statements } from './statements.js';
 
 /**
@@ -34,6 +35,11 @@ class PreparedOnceClient extends BetterSqlite3Client {
     query.response = result;
     query.context = { lastID: result.lastInsertRowid, changes: result.changes };
     return query;
+  }
+
+  async destroyRawConnection(connection: BetterSqlite3.Database): Promise<void> {
+    releaseFunctions(connection);
+    connection.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ManifestSql } from '../../contract/features.js';
+import { GENERATION, NEWS_FUNCTION } from './manifest-mirror.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MANIFEST_UNSUMMARISED, MAX_FIELD, MAX_VALUE } from '../../manifest-sql.js';
 
 /** The SQL function that turns a json_tree `fullkey` (`$.links[0].href`) into a dotted field (`links.href`). */
@@ -45,14 +46,21 @@ const ADD_ONE = addValues(':kind', ':doc');
 /**
  * The manifest kept by triggers on `resource_current` (created where manifests are kept,
  * storage/manifest-upkeep.ts), in the statement that writes each version, whatever the write
- * path, so no write path can miss it and no report scans the collection.
+ * path, so no write path can miss it and no report scans the collection. A trigger of a
+ * generation first asks NEWS_FUNCTION whether the document may bring a value the committed
+ * sets lack (manifest-mirror.ts), and walks it only then: most writes bring none.
  */
 export const sqliteManifests: ManifestSql = {
-  create: (['INSERT', 'UPDATE OF doc'] as const).map(
-    (event, i) => `CREATE TRIGGER ${MANIFEST_TABLE}_kept_${i} AFTER ${event} ON resource_current WHEN NEW.kind NOT IN (${MANIFEST_UNSUMMARISED.map((k) => `'${k}'`).join(', ')}) BEGIN
+  create(generation) {
+    if (generation !== undefined && !GENERATION.test(generation)) throw new Error(`not a manifest generation: ${generation}`);
+    const unsummarised = `NEW.kind NOT IN (${MANIFEST_UNSUMMARISED.map((k) => `'${k}'`).join(', ')})`;
+    const when = generation === undefined ? unsummarised : `${unsummarised} AND ${NEWS_FUNCTION}('${generation}', NEW.kind, NEW.doc)`;
+    return (['INSERT', 'UPDATE OF doc'] as const).map(
+      (event, i) => `CREATE TRIGGER ${MANIFEST_TABLE}_kept_${i} AFTER ${event} ON resource_current WHEN ${when} BEGIN
   ${addValues('NEW.kind', 'NEW.doc')};
 END`,
-  ),
+    );
+  },
   drop: [`DROP TRIGGER IF EXISTS ${MANIFEST_TABLE}_kept_0`, `DROP TRIGGER IF EXISTS ${MANIFEST_TABLE}_kept_1`],
   async add(trx, documents) {
     // One statement a document, in order: each sees the values the ones before it added.

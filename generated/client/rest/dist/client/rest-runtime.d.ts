@@ -1,4 +1,7 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 6e6c36e1365ab7160b89cb2af412c4269a90a91da2ddb82fe286d25275c1d3bf output ccad877bf920f3149166aabd75f6ab17d8ce7fbdee4bd49cc1f0a441c86b38ab
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 45c374a25e0de3ad7d83dc752265bd151741bc490961dd5e469cf957b8fdc223 output e33f9919c59ebdf0e5b90718f4de671558791479cdba6ac2cf72c15e147258aa
+export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
+export { TopocatError } from './rest-error.js';
+export * from './rest-errors.js';
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -8,84 +11,6 @@ export interface ClientOptions {
     readonly fetch?: typeof globalThis.fetch | undefined;
     /** Extra headers sent with every request. */
     readonly headers?: Readonly<Record<string, string>> | undefined;
-}
-/**
- * The one error body of the service.
- */
-export interface ErrorBody {
-    error: {
-        /**
-         * The HTTP status, repeated.
-         */
-        status: number;
-        /**
-         * What went wrong, for a person.
-         */
-        message: string;
-        /**
-         * One entry per reason (at most 100).
-         */
-        details?: ErrorDetail[];
-        /**
-         * The request id, also in `X-Request-Id` and the server log.
-         */
-        requestId?: string;
-    };
-}
-/**
- * One reason the service rejected a request.
- */
-export interface ErrorDetail {
-    /**
-     * A JSON pointer into the request body (prefixed with the array index for arrays), or the name of the offending parameter or header.
-     */
-    path: string;
-    message: string;
-}
-/** Any non-success answer. `body` is the service's error body, parsed. */
-export declare class TopocatError extends Error {
-    readonly status: number;
-    readonly body: ErrorBody;
-    constructor(status: number, body: ErrorBody);
-    /** The reasons, each with the JSON pointer or parameter it is about. */
-    get details(): readonly ErrorDetail[];
-    get requestId(): string | undefined;
-}
-/** 400: validation failed, malformed JSON, or a bad query parameter or header. */
-export declare class BadRequestError extends TopocatError {
-}
-/** 401: credentials missing, unknown or without the scope the operation needs. */
-export declare class UnauthorizedError extends TopocatError {
-}
-/** 404: no such collection, path, id or version. */
-export declare class NotFoundError extends TopocatError {
-}
-/** 405: the path does not answer this method. */
-export declare class MethodNotAllowedError extends TopocatError {
-}
-/** 406: no media type the client accepts can be produced. */
-export declare class NotAcceptableError extends TopocatError {
-}
-/** 409: a live resource has that id, or a PUT replays an existing `ts`. */
-export declare class ConflictError extends TopocatError {
-}
-/** 412: `If-Match` does not match the newest representation. */
-export declare class PreconditionFailedError extends TopocatError {
-}
-/** 413: the body or a POSTed array is over the limit. */
-export declare class PayloadTooLargeError extends TopocatError {
-}
-/** 415: the Content-Type is not one the operation takes. */
-export declare class UnsupportedMediaTypeError extends TopocatError {
-}
-/** 500: the operation failed; the request id identifies it in the server log. */
-export declare class ServerError extends TopocatError {
-}
-/** 501: the method is not implemented. */
-export declare class NotImplementedError extends ServerError {
-}
-/** 503: the database is unavailable, or the service is still starting (every request until it is ready); retry after `Retry-After` seconds. */
-export declare class ServiceUnavailableError extends ServerError {
 }
 /** A representation with the validators the service sent for it. */
 export interface Versioned<T> {
@@ -312,4 +237,3 @@ export declare class CollectionAt<T, F> {
     /** The representation the resource had at the instant (a NotFoundError when it had none). */
     get(id: string): Promise<Versioned<T>>;
 }
-export {};

@@ -1,8 +1,17 @@
-{{header}}
 /*
  * The REST client's transport, typed errors, query builder and event streams. No runtime
  * dependencies: it needs only a WHATWG `fetch` (Node 18+, browsers, Deno, Bun).
  */
+
+import { ERROR_CLASSES, ServerError } from '../../generated/client/rest-errors.js';
+import { TopocatError } from '../../generated/client/rest-error.js';
+import { MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody } from '../../generated/rest/contract.js';
+
+// The error body's types and the exception classes, one per status of the contract table
+// (generator/model/http.ts), are part of the client's interface.
+export type { ErrorBody, ErrorDetail } from '../../generated/rest/contract.js';
+export { TopocatError } from '../../generated/client/rest-error.js';
+export * from '../../generated/client/rest-errors.js';
 
 export interface ClientOptions {
   /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
@@ -14,37 +23,6 @@ export interface ClientOptions {
   /** Extra headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
-
-{{errorTypes}}
-
-/** Any non-success answer. `body` is the service's error body, parsed. */
-export class TopocatError extends Error {
-  readonly status: number;
-  readonly body: ErrorBody;
-  constructor(status: number, body: ErrorBody) {
-    super(`${status} ${body.error.message}`);
-    this.name = new.target.name;
-    this.status = status;
-    this.body = body;
-  }
-  /** The reasons, each with the JSON pointer or parameter it is about. */
-  get details(): readonly ErrorDetail[] {
-    return this.body.error.details ?? [];
-  }
-  get requestId(): string | undefined {
-    return this.body.error.requestId;
-  }
-}
-{{#each errorClasses}}
-/** {{status}}: {{meaning}}. */
-export class {{className}} extends {{parent}} {}
-{{/each}}
-
-const ERROR_CLASSES: Readonly<Record<number, typeof TopocatError>> = {
-{{#each errorClasses}}
-  {{status}}: {{className}},
-{{/each}}
-};
 
 function errorFor(status: number, body: unknown): TopocatError {
   const parsed: ErrorBody =
@@ -92,7 +70,7 @@ export function etagOf(resource: { readonly ts?: number | undefined }): string {
   return `"${resource.ts}"`;
 }
 
-const MEDIA_TYPE = '{{media.topology}}';
+const MEDIA_TYPE = MEDIA_TYPES.topology;
 
 interface RequestOptions {
   readonly body?: unknown;
@@ -236,8 +214,13 @@ interface Term {
   readonly values: readonly Scalar[];
 }
 
-/** Characters that shape the query grammar when they start a value. */
-const PREFIXED = /^(?:(?:lt|lte|gt|gte)=|(?:number|integer|boolean|string):)/i;
+/**
+ * The starts of a value that the service reads as grammar, from the contract table (rest-contract
+ * §5): every operator's `<prefix>=` (`reg=x` alone would be a regular expression, `null=` a test
+ * for absence) and every typed value's `<type>:`. A string value that starts so is sent as
+ * `string:<value>`, which the service reads as that very string.
+ */
+const PREFIXED = new RegExp(`^(?:(?:${Object.values(QUERY_OPERATORS).map((o) => o.prefix).join('|')})=|(?:${VALUE_TYPES.join('|')}):)`, 'i');
 
 /** One value in the query grammar: typed where the type is not a string, escaped where needed. */
 function encodeValue(value: Scalar): string {
@@ -525,7 +508,7 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   async patch(id: string, patch: MergePatch<T>, options: WriteOptions = {}): Promise<Versioned<T>> {
     const response = await this.http.request('PATCH', this.item(id), {
       body: patch,
-      contentType: '{{media.mergePatch}}',
+      contentType: MEDIA_TYPES.mergePatch,
       headers: { 'if-match': options.ifMatch },
     });
     return versioned<T>(response);

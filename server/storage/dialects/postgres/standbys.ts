@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../../../log.js';
+import { Coalesced, parseLsn } from './wal-position.js';
+
+/** How long a read waits for a standby to replay far enough before the primary serves it (READ_WAIT_MS). */
+export const DEFAULT_READ_WAIT_MS = 250;
+/** Between two looks at a lagging standby's replay position while reads wait for it. */
+const POLL_MS = 5;
+/** How long a standby that failed is left alone before it is asked again. */
+const RETRY_MS = 1_000;
+
+/** Where a read goes: a standby that has replayed every write acknowledged before it arrived, or the primary. */
+export interface ReadRoute {
+  readonly knex: Knex;
+  /** The standby's name (its host:port/database), or undefined: the primary. */
+  readonly standby: string | undefined;
+}
+
+/** What /metrics and /health say of each standby. */
+export interface StandbyState {
+  readonly name: string;
+  /** False while it fails (stopped, restarting, unreachable); reads go around it. */
+  readonly up: boolean;
+  /** Bytes of WAL the primary had that it had not replayed, at the last look; seconds since its last replayed commit (0 when caught up). */
+  readonly lagBytes: number;
+  readonly lagSeconds: number;
+  readonly reads: number;
+  /** Reads that waited for it to replay, and reads that waited READ_WAIT_MS and went to the primary. */
+  readonly waits: number;
+  readonly fallbacks: number;
+}
+
+interface Replay {
+  readonly lsn: bigint;
+  readonly lagSeconds: number;
+}
+
+class Standby {
+  up = true;
+  retryAt = 0;
+  lagBytes = 0;
+  lagSeconds = 0;
+  reads = 0;
+  waits = 0;
+  fallbacks = 0;
+  readonly replay: Coalesced<Replay>;
+
+  constructor(
+    readonly name: string,
+    readonly knex: Knex,
+  ) {
+    this.replay = new Coalesced(async () => {
+      const row = (await knex.raw('SELECT pg_last_wal_replay_lsn()::text AS lsn, COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 AS lag')).rows[0] as { lsn: string | null; lag: number };
+      const lsn = parseLsn(row.lsn);
+      // Not a standby (promoted, or a primary named by mistake): never read from it as one.
+      if (lsn === undefined) throw new Error(`${name} is not replaying WAL (pg_last_wal_replay_lsn() is null)`);
+      return { lsn, lagSeconds: row.lag };
+    });
+  }
+}
+
+/**
+ * Reads past one machine (rest-contract §15): each read goes to a standby once it has replayed
+ * past every write acknowledged before the read arrived, else, after READ_WAIT_MS, to the
+ * primary. "Acknowledged before it arrived" is the primary's WAL position asked after the read
+ * arrived (one statement shared by the reads that arrive together, see Coalesced), or the
+ * position a client sends back from its own write (the consistency token), which needs no
+ * question to the primary. A standby that fails is read around, logged once, and asked again a
+ * second later; a standby is chosen in turn among those up.
+ */
+export class StandbyReads {
+  private readonly standbys: Standby[];
+  private readonly position: Coalesced<bigint>;
+  private turn = 0;
+
+  constructor(
+    private readonly primary: Knex,
+    standbys: readonly { readonly name: string; readonly knex: Knex }[],
+    private readonly waitMs: number,
+    private readonly logger: Logger,
+  ) {
+    this.standbys = standbys.map((s) => new Standby(s.name, s.knex));
+    this.position = new Coalesced(async () => {
+      const row = (await primary.raw('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0] as { lsn: string };
+      return parseLsn(row.lsn)!;
+    });
+  }
+
+  /** The primary's WAL position now: what every write acknowledged before this call has been written up to (a write answer's token). */
+  primaryPosition(): Promise<bigint> {
+    return this.position.get();
+  }
+
+  /**
+   * Where a read that arrives now goes. `token`: a position the client sent back (it has seen
+   * its writes up to there), which stands in for the primary's position.
+   */
+  async route(token?: bigint): Promise<ReadRoute> {
+    const standby = this.pick();
+    if (standby === undefined) return { knex: this.primary, standby: undefined };
+    const deadline = performance.now() + this.waitMs;
+    let barrier: bigint;
+    try {
+      barrier = token ?? (await this.position.get());
+    } catch {
+      // The primary could not say: it serves the read itself, or fails it as any read of it would.
+      return { knex: this.primary, standby: undefined };
+    }
+    let waited = false;
+    for (;;) {
+      let replay: Replay;
+      try {
+        replay = await standby.replay.get();
+      } catch (error) {
+        this.down(standby, error);
+        return this.fallback(standby, false);
+      }
+      if (!standby.up) this.recovered(standby);
+      standby.lagSeconds = replay.lagSeconds;
+      standby.lagBytes = Number(barrier > replay.lsn ? barrier - replay.lsn : 0n);
+      if (replay.lsn >= barrier) {
+        standby.reads++;
+        if (waited) standby.waits++;
+        return { knex: standby.knex, standby: standby.name };
+      }
+      waited = true;
+      const left = deadline - performance.now();
+      if (left <= 0) return this.fallback(standby, true);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)));
+    }
+  }
+
+  /** Each standby as /metrics and /health report it. */
+  states(): StandbyState[] {
+    return this.standbys.map(({ name, up, lagBytes, lagSeconds, reads, waits, fallbacks }) => ({ name, up, lagBytes, lagSeconds, reads, waits, fallbacks }));
+  }
+
+  private pick(): Standby | undefined {
+    const now = performance.now();
+    for (let i = 0; i < this.standbys.length; i++) {
+      const standby = this.standbys[(this.turn + i) % this.standbys.length]!;
+      if (standby.up || now >= standby.retryAt) {
+        this.turn = (this.turn + i + 1) % this.standbys.length;
+        return standby;
+      }
+    }
+    return undefined;
+  }
+
+  private fallback(standby: Standby, waited: boolean): ReadRoute {
+    if (waited) standby.fallbacks++;
+    return { knex: this.primary, standby: undefined };
+  }
+
+  private down(standby: Standby, error: unknown): void {
+    standby.retryAt = performance.now() + RETRY_MS;
+    if (!standby.up) return;
+    standby.up = false;
+    this.logger.warn({ standby: standby.name, err: error instanceof Error ? error.message : String(error) }, 'standby unavailable: its reads go to the primary until it answers again');
+  }
+
+  private recovered(standby: Standby): void {
+    standby.up = true;
+    this.logger.info({ standby: standby.name }, 'standby answers again: reads go to it once it has replayed far enough');
+  }
+}
