@@ -81,3 +81,16 @@ export async function classified<T>(errors: ErrorClassifier, work: () => Promise
     throw classify(errors, error);
   }
 }
+
+/** `items` as they are iterated, with the dialect's errors classified as `classified` does. */
+export function classifiedItems<T>(errors: ErrorClassifier, items: AsyncIterable<T>): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      try {
+        yield* items;
+      } catch (error) {
+        throw classify(errors, error);
+      }
+    },
+  };
+}
