@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Database } from '../database.js';
-import { StorageUnavailable } from '../errors.js';
+import { classified } from '../errors.js';
 
 /** STREAMING results (docs/catalog-operations.md "STREAMING delivery"): one row per result… */
 export const RESULT_STREAMS = 'catalog_result_streams';
@@ -104,11 +104,7 @@ export class ResultStreamStore {
     );
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.errors, work);
   }
 }
