@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 
 /** One row per change of any resource, in commit order (migration 0005). */
 export const EVENTS = 'resource_events';
@@ -249,11 +249,7 @@ export class EventLog {
     });
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.errors, work);
   }
 }

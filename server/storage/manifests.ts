@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 import { keptState, MANIFEST_STATE } from './manifest-upkeep.js';
 import { SERVICE } from './service-facts.js';
 
@@ -84,11 +84,7 @@ export class Manifests {
     }));
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.errors, work);
   }
 }

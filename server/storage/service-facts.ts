@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 
 /** Facts about the service itself, kept with its data (migration 0004). */
 export const SERVICE = 'topocat_service';
@@ -94,11 +94,7 @@ export class ServiceFacts {
     return this.guard(async () => ((await this.db.reader(ADDRESSES).select('role', 'base')) as BaseAddress[]).map((row) => ({ role: row.role, base: row.base })));
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.errors, work);
   }
 }

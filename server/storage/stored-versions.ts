@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import { classify } from './errors.js';
+import { classifiedItems } from './errors.js';
 
 const HISTORY = 'resource_history';
 
@@ -24,19 +24,14 @@ export function storedVersions(db: Database, kind: string): AsyncIterable<Stored
   const knex = db.reader;
   const builder = knex(HISTORY).select('id', 'ts', 'deleted', db.dialect.columns.documentText(knex, 'doc')).where({ kind }).orderBy([{ column: 'id' }, { column: 'ts' }]);
   const rows = db.stream(builder);
-  const errors = db.dialect.errors;
-  return {
+  return classifiedItems(db.dialect.errors, {
     async *[Symbol.asyncIterator]() {
-      try {
-        for await (const row of rows) {
-          const deleted = isTrue(row.deleted) || row.doc === null || row.doc === undefined;
-          yield { id: String(row.id), ts: Number(row.ts), doc: deleted ? null : String(row.doc) };
-        }
-      } catch (error) {
-        throw classify(errors, error);
+      for await (const row of rows) {
+        const deleted = isTrue(row.deleted) || row.doc === null || row.doc === undefined;
+        yield { id: String(row.id), ts: Number(row.ts), doc: deleted ? null : String(row.doc) };
       }
     },
-  };
+  });
 }
 
 /** A boolean column as each engine returns it (SQLite: 0/1). */
