@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import { importCycles } from './tools/lint/import-cycles.js';
 
 /**
  * The layers (docs/internals.md, "Layers"): the server never imports the generator, nor the
@@ -48,6 +49,24 @@ const layerConfigs = Object.entries(LAYERS).flatMap(([folder, forbidden]) =>
     },
   })));
 
+/**
+ * Storage's contract (server/storage/contract/: the Dialect's parts, Database, rows, the event
+ * order) is its floor: it imports nothing else of storage, so the stores, the engines and the
+ * opener all stand on it and none of them on each other through it.
+ */
+const contractConfig = {
+  files: ['server/storage/contract/*.ts'],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [
+        NO_GENERATOR,
+        { regex: `^${up(2)}(${LAYERS.storage.join('|')})/`, message: `server/storage/ does not import ${LAYERS.storage.join(', ')} (the layers of docs/internals.md)` },
+        { regex: '^\\.\\./(?!\\.\\./)', message: 'server/storage/contract/ imports nothing else of storage (docs/internals.md, "Layers")' },
+      ],
+    }],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'generated/', 'node_modules/', 'data/'] },
   js.configs.recommended,
@@ -84,6 +103,13 @@ export default tseslint.config(
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_GENERATOR] }] } },
   { files: ['generator/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_SERVER] }] } },
   ...layerConfigs,
+  contractConfig,
+  {
+    // No import cycles anywhere, type-only imports included (tools/lint/import-cycles.js).
+    files: ['**/*.ts'],
+    plugins: { topocat: { rules: { 'import-cycles': importCycles } } },
+    rules: { 'topocat/import-cycles': 'error' },
+  },
   {
     // Engine knowledge lives in the dialects (server/storage/dialects/): elsewhere a difference
     // between engines is a Dialect member or a capability flag, and `dialect.name` is only logged.

@@ -2,13 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { GeneratorError } from '../errors.js';
+import type { JsonSchema } from '../json-schema.js';
 import { PROJECT_KEYWORDS } from '../keywords.js';
 import { SERVER_PATHS } from '../model/http.js';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
-/** A JSON Schema document as it sits in `schemas/`. */
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema } from '../json-schema.js';
 
 /** One schema file, whether it describes a kind or only shared definitions. */
 export interface SchemaDocument {

@@ -6,8 +6,10 @@
  * module (generated/rest/contract.ts, read by the server and the UNIS socket) and the client
  * runtime are all made from it.
  */
-import type { JsonSchema } from '../load/schemas.js';
-import type { RestAction } from './model.js';
+import type { JsonSchema } from '../json-schema.js';
+
+/** The six REST actions (model.ts binds each kind's operations to them; this table gives their statuses). */
+export type RestAction = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'remove';
 
 /** The media types of the interface. */
 export const MEDIA_TYPES = {

@@ -9,7 +9,7 @@
 
 import type { ProjectInfo } from '../load/project.js';
 import type { JsonSchema, SchemaDocument } from '../load/schemas.js';
-import type { ErrorStatus, HttpContract } from './http.js';
+import type { ErrorStatus, HttpContract, RestAction } from './http.js';
 import type { References } from './refs.js';
 import type { SoapService } from './xml.js';
 
@@ -55,7 +55,7 @@ export interface Kind extends SchemaDocument {
   readonly dependencies: readonly string[];
 }
 
-export type RestAction = 'create' | 'list' | 'read' | 'replace' | 'patch' | 'remove';
+export type { RestAction } from './http.js';
 
 /** An operation of either protocol. */
 export interface Operation {

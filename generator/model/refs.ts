@@ -1,5 +1,5 @@
 import { GeneratorError, pointerJoin, resolvePointer } from '../errors.js';
-import type { JsonSchema, SchemaDocument } from './model.js';
+import type { JsonSchema, SchemaDocument } from '../load/schemas.js';
 
 /** Where a `$ref` lands: the document it names and the schema at its fragment. */
 export interface ResolvedRef {

@@ -1,6 +1,6 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
-import type { ChangeEvent } from '../storage/events.js';
+import type { ChangeEvent } from '../storage/contract/events.js';
 import { DATA_COLLECTION, type MeasurementStore } from '../storage/measurements/store.js';
 import type { OutsideCollection } from '../subscriptions/hub.js';
 

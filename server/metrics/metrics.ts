@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { StorageGauges } from '../storage/dialect.js';
+import type { StorageGauges } from '../storage/contract/driver.js';
 import { RequestDurations } from './request-durations.js';
 
 /** What /metrics reads from the parts of a running server, at each scrape. */

@@ -1,6 +1,7 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Logger } from '../log.js';
-import { openDatabase, type Database } from '../storage/database.js';
+import { openDatabase } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import { ServiceFacts } from '../storage/service-facts.js';
 import { schemaFingerprint } from './fingerprint.js';
 import { lastCheck, recordCheck, reportCheck } from './record.js';

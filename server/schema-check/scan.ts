@@ -1,7 +1,7 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { defineMember } from '../wire/representation.js';
 import { currentDocuments } from '../storage/current-documents.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import { Pacer } from '../storage/pace.js';
 
 /** Rows read at a time (one short query each; see currentDocuments). */

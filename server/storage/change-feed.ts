@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
-import type { Database } from './database.js';
-import { EventLog, KEY_READ_EVENTS, START, type ChangeEvent, type Position } from './events.js';
+import type { Database } from './contract/database.js';
+import { EventLog, KEY_READ_EVENTS } from './events.js';
+import { type ChangeEvent, type Position, START } from './contract/events.js';
 
 /** Events read per round trip: as many as the key reader reads at once (see KEY_READ_EVENTS). */
 const BATCH = KEY_READ_EVENTS;

@@ -1,4 +1,4 @@
-import type { Representation } from './resource-store.js';
+import type { Representation } from './contract/representation.js';
 
 /**
  * The newest representations that reads asked for, in memory. In a process that is the only

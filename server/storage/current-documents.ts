@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 
 /** One live resource as stored: its kind (the collection), id and document (JSON text). */
 export interface StoredDocument {

@@ -1,16 +1,8 @@
 import type { Logger } from '../log.js';
-import type { Dialect, Pools } from './dialect.js';
+import type { Database } from './contract/database.js';
 import { dialectFor } from './dialects/index.js';
 import { migrate, verifyMigrated } from './migrations.js';
 import { type StartLock } from './start-lock.js';
-
-/**
- * An open database: the dialect that knows how to talk to it, and its pools (a reader, a writer,
- * key reads, write transactions and streams; see Pools).
- */
-export interface Database extends Pools {
-  readonly dialect: Dialect;
-}
 
 export interface DatabaseOptions {
   readonly url: string;

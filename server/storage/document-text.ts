@@ -1,3 +1,5 @@
+import type { TextRun } from './contract/rows.js';
+
 /**
  * The JSON text of a stored document as answers carry it: `head` (members the answer puts
  * first, ending inside an open string that the id completes: `{"$schema":"…","selfRef":"…/nodes/`),
@@ -21,11 +23,6 @@ export function documentText(head: string, id: string, doc: string): string {
 const STORED_SCHEMA = '{"$schema":"';
 /** Where the head's `selfRef` starts, after its `$schema` string. */
 const HEAD_SELF_REF = '","selfRef":"';
-
-/** Rows (`id`, `doc`) as runs of texts: each documentText(head, id, doc), joined by commas. */
-export interface TextRun {
-  readonly head: string;
-}
 
 /** Rows per run where the rows are rendered on the event loop (PostgreSQL). */
 const RUN = 256;

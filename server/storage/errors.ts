@@ -1,4 +1,4 @@
-import type { ErrorClassifier } from './dialect.js';
+import type { ErrorClassifier } from './contract/driver.js';
 
 /** Storage outcomes the caller must handle; none of them knows about HTTP. */
 

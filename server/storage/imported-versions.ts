@@ -1,8 +1,8 @@
-import type { Database } from './database.js';
-import type { VersionRow } from './dialect.js';
-import { rowsOf } from './events.js';
+import type { Database } from './contract/database.js';
+import type { VersionRow } from './contract/events.js';
+import { rowsOf } from './contract/rows.js';
 import type { ResourceStore } from './resource-store.js';
-import type { ChangeAction } from './events.js';
+import type { ChangeAction } from './contract/events.js';
 import { markOutsideWrite } from './outside-writes.js';
 
 /** Ids per lookup statement: well under every dialect's bind-parameter limit. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 
 /**
  * Expression indexes for the fields the schemas mark `x-index`, on the table that lists and

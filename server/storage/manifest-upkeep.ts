@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 import { classified } from './errors.js';
 import { MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
 import { Pacer } from './pace.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { Dialect } from './contract/dialect.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
 import { classified } from './errors.js';
 import { keptState, MANIFEST_STATE } from './manifest-upkeep.js';

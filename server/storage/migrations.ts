@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { Dialect } from './contract/dialect.js';
 import { catalogCountsMigration, catalogGraphMigration, catalogMigration } from './catalog/tables.js';
 import { eventOrderMigration, eventsMigration } from './events.js';
 import { manifestsMigration } from './manifests.js';

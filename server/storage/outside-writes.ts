@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Database } from './database.js';
-import type { WriteStatements } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { WriteStatements } from './contract/driver.js';
 import { SERVICE } from './service-facts.js';
 
 /** The fact (a row of topocat_service) that counts the write jobs of processes that serve nothing. */

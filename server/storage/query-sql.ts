@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { foldAscii } from '../query/match.js';
 import type { Condition, Descent, Pattern, Predicate, Test } from '../query/tree.js';
 import type { SortKey } from '../query/syntax.js';
-import type { Dialect, JsonSource } from './dialect.js';
+import type { Dialect } from './contract/dialect.js';
+import type { JsonSource } from './contract/sql.js';
 import { QueryTooLarge } from './errors.js';
 
 interface Compiled {

@@ -1,7 +1,8 @@
-import type { Database } from './database.js';
-import type { WriteJob } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { WriteJob } from './contract/driver.js';
+import type { Representation } from './contract/representation.js';
+import type { TextRun } from './contract/rows.js';
 import type { CurrentCache } from './current-cache.js';
-import type { TextRun } from './document-text.js';
 import { CacheUpkeep } from './resources/cache-upkeep.js';
 import { Commits } from './resources/commits.js';
 import { Inserts } from './resources/inserts.js';
@@ -12,13 +13,6 @@ import { keySql } from './resources/statements.js';
 import type { ChangeEntry, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
 export type { ChangeEntry, ChangeKind, Expectation, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
-
-/** A stored representation: its `doc` is the JSON text exactly as stored. */
-export interface Representation {
-  readonly id: string;
-  readonly ts: number;
-  readonly doc: string;
-}
 
 /**
  * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and

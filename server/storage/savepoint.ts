@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { WriteStatements } from './dialect.js';
+import type { WriteStatements } from './contract/driver.js';
 
 /**
  * `work` inside a savepoint of the transaction `trx`, with plain prepared statements (a knex

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { Database } from './contract/database.js';
+import type { Dialect } from './contract/dialect.js';
 import { classified } from './errors.js';
 
 /** Facts about the service itself, kept with its data (migration 0004). */

@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { ErrorClassifier } from './dialect.js';
+import type { ErrorClassifier } from './contract/driver.js';
 
 /** First pause after a busy lock; it doubles up to MAX_PAUSE_MS. */
 const FIRST_PAUSE_MS = 20;

@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import { every } from '../periodic.js';
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 
 /**
  * Refresh the planner's statistics every `intervalMs` where the dialect needs it (see

@@ -1,4 +1,4 @@
-import type { Database } from './database.js';
+import type { Database } from './contract/database.js';
 import { classifiedItems } from './errors.js';
 
 const HISTORY = 'resource_history';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { SqlFragment } from './dialect.js';
+import type { SqlFragment } from './contract/sql.js';
 
 /**
  * TimeSql.changes, the same on every engine: the ids changed in the interval and the `ts` of each

@@ -7,8 +7,9 @@ import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import type { Condition } from '../query/tree.js';
 import { SubscriberGate, type Refusal } from './gate.js';
-import type { Hub, Published } from './hub.js';
-import { START, upTo, type Position } from '../storage/events.js';
+import type { Hub } from './hub.js';
+import type { Published } from './subscription.js';
+import { type Position, START, upTo } from '../storage/contract/events.js';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;

@@ -1,5 +1,5 @@
-import type { ChangeAction } from '../storage/events.js';
-import type { Published } from './hub.js';
+import type { ChangeAction } from '../storage/contract/events.js';
+import type { Published } from './subscription.js';
 
 /**
  * UNIS's frame of a change (`unis-clients.md` §3): `{"headers": {action, collection, id}, "data"}`.

@@ -4,27 +4,13 @@ import { matches, type Candidate } from '../query/match.js';
 import type { EventCondition } from '../query/tree.js';
 import type { Representations } from '../wire/representation.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
-import type { ChangeAction, ChangeEvent, Floor, Position } from '../storage/events.js';
+import type { ChangeEvent, Floor, Position } from '../storage/contract/events.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import { Registry } from './registry.js';
+import type { Published, Subscription } from './subscription.js';
 
 /** Events read back per round trip when a subscriber catches up from the event log. */
 const REPLAY_BATCH = 500;
-
-/** A change as subscribers receive it. */
-export interface Published {
-  readonly event: number;
-  readonly action: ChangeAction;
-  /** A PUT that a POST of a live id made: UNIS's WebSocket publishes it as POST (frames.ts). */
-  readonly reposted: boolean;
-  readonly kind: KindDescriptor;
-  readonly id: string;
-  readonly ts: number;
-  /** The collection a UNIS frame names in its headers: the kind's, or an outside collection's own (`data/<mid>`). */
-  readonly collection: string;
-  /** What the change carries, as JSON text: the representation clients see, or `{"id"}` of a deletion. */
-  readonly data: string;
-}
 
 /**
  * A collection whose changes are not documents of the resource store (the measurement store's
@@ -36,17 +22,6 @@ export interface OutsideCollection {
   texts(events: readonly ChangeEvent[]): Promise<ReadonlyMap<number, string>>;
   /** The collection the frames of a change of `id` name (UNIS: `data/<mid>`). */
   frameCollection(id: string): string;
-}
-
-/** Interest in changes: of a collection (or one resource of it) that meet the conditions. */
-export interface Subscription {
-  readonly kind: KindDescriptor;
-  readonly id?: string;
-  readonly conditions: readonly EventCondition[];
-  /** Changes it is not sent: it has them, or they were committed before it asked. */
-  readonly floor?: Floor;
-  /** Called for each change that matches, in event order; must not throw. */
-  deliver(change: Published): void;
 }
 
 /**

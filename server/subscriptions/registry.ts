@@ -1,6 +1,6 @@
 import { reachable } from '../query/match.js';
 import type { Predicate, Scalar, Target } from '../query/tree.js';
-import type { Subscription } from './hub.js';
+import type { Subscription } from './subscription.js';
 
 type FieldTarget = Exclude<Target, { kind: 'column' }>;
 

@@ -5,7 +5,7 @@ import type { SubscriptionLimits } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Representations } from '../wire/representation.js';
 import { ChangeFeed } from '../storage/change-feed.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import { SubscriberGate } from './gate.js';
 import type { EventStreamOptions } from './event-stream.js';

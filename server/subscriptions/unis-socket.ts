@@ -13,7 +13,7 @@ import { subscriptionConditions } from '../query/unis-subscription.js';
 import { SubscriberGate, type Refusal, type Ticket } from './gate.js';
 import { socketAction, unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
-import type { Floor } from '../storage/events.js';
+import type { Floor } from '../storage/contract/events.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping is dropped. */
 const PING_MS = 30_000;

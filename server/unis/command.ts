@@ -9,7 +9,7 @@ import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { kinds } from '../../generated/rest/kinds.js';
 import type { Config } from '../config.js';
 import { registerKind } from '../federation/register-kind.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import { MeasurementStore } from '../storage/measurements/store.js';
 import { ResourceStore } from '../storage/resource-store.js';
 import { ServiceFacts } from '../storage/service-facts.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import type { MeasurementStore, Series } from '../storage/measurements/store.js';
 import { storedVersions } from '../storage/stored-versions.js';
 import type { Representations } from '../wire/representation.js';

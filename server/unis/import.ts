@@ -1,5 +1,5 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import type { Database } from '../storage/database.js';
+import type { Database } from '../storage/contract/database.js';
 import { importVersions, type ImportedVersion } from '../storage/imported-versions.js';
 import type { DataPoint, MeasurementStore } from '../storage/measurements/store.js';
 import type { ResourceStore } from '../storage/resource-store.js';

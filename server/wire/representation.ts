@@ -1,7 +1,7 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { ErrorDetail } from '../http/errors.js';
 import { documentText } from '../storage/document-text.js';
-import type { Representation } from '../storage/resource-store.js';
+import type { Representation } from '../storage/contract/representation.js';
 import type { OwnAddresses } from './addresses.js';
 import { contentTypeHeader } from './media.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import { kinds } from '../../generated/rest/kinds.js';
-import type { Dialect } from '../../server/storage/dialect.js';
+import type { Dialect } from '../../server/storage/contract/dialect.js';
 import { postgresDialect } from '../../server/storage/dialects/postgres/index.js';
 import { parseQuery } from '../../server/query/parse.js';
 import { typeConditions } from '../../server/query/typing.js';

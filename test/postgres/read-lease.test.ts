@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { CurrentCache } from '../../server/storage/current-cache.js';
-import { openDatabase, type Database } from '../../server/storage/database.js';
+import { openDatabase } from '../../server/storage/database.js';
+import type { Database } from '../../server/storage/contract/database.js';
 import { ResourceStore } from '../../server/storage/resource-store.js';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 

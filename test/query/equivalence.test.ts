@@ -5,7 +5,8 @@ import { matches } from '../../server/query/match.js';
 import type { Condition as SyntaxCondition, Term, ValueType } from '../../server/query/syntax.js';
 import { typeConditions, type FieldTable } from '../../server/query/typing.js';
 import type { Condition } from '../../server/query/tree.js';
-import { openDatabase, type Database } from '../../server/storage/database.js';
+import { openDatabase } from '../../server/storage/database.js';
+import type { Database } from '../../server/storage/contract/database.js';
 import { ResourceStore } from '../../server/storage/resource-store.js';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 

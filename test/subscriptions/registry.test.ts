@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { nodeKind } from '../../generated/rest/kinds.js';
 import { matches } from '../../server/query/match.js';
 import { subscriptionConditions } from '../../server/query/unis-subscription.js';
-import type { Subscription } from '../../server/subscriptions/hub.js';
+import type { Subscription } from '../../server/subscriptions/subscription.js';
 import { Registry } from '../../server/subscriptions/registry.js';
 
 const KEYS = ['name', 'urn', 'ports', 'href', 'location', 'institution', 'tags', 'n'] as const;

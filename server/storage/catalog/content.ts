@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { Database } from '../database.js';
-import type { Dialect } from '../dialect.js';
-import { rowsOf } from '../events.js';
+import type { Database } from '../contract/database.js';
+import type { Dialect } from '../contract/dialect.js';
+import { chunks, rowsOf } from '../contract/rows.js';
 import {
   addElements,
   addProperties,
-  chunks,
+  CHUNK,
   ELEMENT_ORDER,
   ELEMENT_ROW_COLUMNS,
   type ElementRow,
@@ -34,7 +34,7 @@ export class ContentReads extends TransactionPart {
   async properties(objectIds: readonly number[]): Promise<ObjectContent> {
     const properties: PropertyRecord[] = [];
     const elements: ElementRecord[] = [];
-    for (const part of chunks(objectIds)) {
+    for (const part of chunks(objectIds, CHUNK)) {
       // Two rows of JSON text rather than a row object per property and per element.
       addProperties(properties, await this.jsonRows<PropertyRow>(this.knex(PROPERTIES).whereIn('object_id', part), PROPERTY_COLUMNS, PROPERTY_ORDER));
       addElements(elements, await this.jsonRows<ElementRow>(this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part), ELEMENT_ROW_COLUMNS, ELEMENT_ORDER));
@@ -90,7 +90,7 @@ export class ContentWrites extends TransactionPart {
   }
 
   async deleteProperties(ids: readonly number[]): Promise<void> {
-    for (const part of chunks(ids)) await this.knex(PROPERTIES).whereIn('id', part).delete();
+    for (const part of chunks(ids, CHUNK)) await this.knex(PROPERTIES).whereIn('id', part).delete();
   }
 
   /** Number the remaining top-level instances of (name, source) 1, 2, … in their order. */

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import { chunks } from '../contract/rows.js';
 import type { TargetQuery } from './conditions.js';
 import { ConditionCompiler } from './query-sql.js';
-import { chunks, creationOrder, OBJECT_COLUMNS, objectRecord, type ObjectRow } from './records.js';
+import { CHUNK, creationOrder, OBJECT_COLUMNS, objectRecord, type ObjectRow } from './records.js';
 import type { Link, ObjectRecord } from './rows.js';
 import { CLOSURE, OBJECTS } from './tables.js';
 import { TransactionPart } from './transaction-part.js';
@@ -37,7 +38,7 @@ export class GraphReads extends TransactionPart {
   /** The objects with these objectIds that `owners` own, in no particular order. */
   async objectsByGuid(guids: readonly string[], owners: readonly string[]): Promise<ObjectRecord[]> {
     const found: ObjectRecord[] = [];
-    for (const part of chunks(guids)) {
+    for (const part of chunks(guids, CHUNK)) {
       const rows = (await this.objects().whereIn('o.guid', part).whereIn('o.owner_dn', owners)) as ObjectRow[];
       found.push(...rows.map(objectRecord));
     }
@@ -57,20 +58,20 @@ export class GraphReads extends TransactionPart {
    */
   async descendants(targetIds: readonly number[], maxDepth: number | undefined, owners: readonly string[]): Promise<ObjectRecord[]> {
     const found = new Map<number, ObjectRecord>();
-    for (const part of chunks(targetIds)) {
+    for (const part of chunks(targetIds, CHUNK)) {
       const below = this.knex(CLOSURE).select('descendant_id').whereIn('ancestor_id', part).where('depth', '>', 0);
       if (maxDepth !== undefined) below.where('depth', '<=', maxDepth);
       const rows = (await this.inCreationOrder(this.objects().whereIn('o.id', below).whereIn('o.owner_dn', owners))) as ObjectRow[];
       for (const row of rows) found.set(Number(row.id), objectRecord(row));
     }
     // Several chunks come back each in order; one order for all.
-    return chunks(targetIds).length > 1 ? [...found.values()].sort(creationOrder) : [...found.values()];
+    return chunks(targetIds, CHUNK).length > 1 ? [...found.values()].sort(creationOrder) : [...found.values()];
   }
 
   /** The links (parent, child) whose child is one of `childIds`: every parent of each. */
   async parentLinks(childIds: readonly number[]): Promise<Link[]> {
     const links: Link[] = [];
-    for (const part of chunks(childIds)) {
+    for (const part of chunks(childIds, CHUNK)) {
       const rows = (await this.knex(CLOSURE).select('ancestor_id', 'descendant_id').where('depth', 1).whereIn('descendant_id', part)) as { ancestor_id: number | string; descendant_id: number | string }[];
       for (const row of rows) links.push({ parentId: Number(row.ancestor_id), childId: Number(row.descendant_id) });
     }
@@ -80,7 +81,7 @@ export class GraphReads extends TransactionPart {
   /** Which of these objects have at least one child. */
   async withChildren(ids: readonly number[]): Promise<Set<number>> {
     const parents = new Set<number>();
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, CHUNK)) {
       const rows = (await this.knex(CLOSURE).distinct('ancestor_id').where('depth', 1).whereIn('ancestor_id', part)) as { ancestor_id: number | string }[];
       for (const row of rows) parents.add(Number(row.ancestor_id));
     }

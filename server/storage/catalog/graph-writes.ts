@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
+import { chunks } from '../contract/rows.js';
 import type { GraphReads } from './graph-reads.js';
 import { ADD_LINK, DROP_EMPTY_PATHS, INSERT_OBJECT, INSERT_PATHS_FROM_PARENT, INSERT_SELF_PATH, OBJECT_BY_GUID, REMOVE_LINK_PATHS, REPOINT_FIRST_PARENT, SHARED_WITH_OUTSIDE } from './graph-sql.js';
-import { chunks, insertedId, objectRecord, type ObjectRow } from './records.js';
+import { CHUNK, insertedId, objectRecord, type ObjectRow } from './records.js';
 import type { ObjectRecord } from './rows.js';
 import { CLOSURE, OBJECTS } from './tables.js';
 import { TransactionPart } from './transaction-part.js';
@@ -94,7 +95,7 @@ export class GraphWrites extends TransactionPart {
     const shared = await this.sharedWithOutside(id);
     if (shared.length > 0) {
       const staying = new Set<number>();
-      for (const part of chunks(shared)) {
+      for (const part of chunks(shared, CHUNK)) {
         const rows = (await this.knex(CLOSURE).distinct('descendant_id').whereIn('ancestor_id', part)) as { descendant_id: number | string }[];
         for (const row of rows) staying.add(Number(row.descendant_id));
       }
@@ -104,7 +105,7 @@ export class GraphWrites extends TransactionPart {
       for (const link of crossing) await this.unlink(link.parentId, link.childId);
     }
     // parent_id cascades too, but only ever to objects deleted here.
-    for (const part of chunks([...doomed])) await this.knex(OBJECTS).whereIn('id', part).delete();
+    for (const part of chunks([...doomed], CHUNK)) await this.knex(OBJECTS).whereIn('id', part).delete();
   }
 
   async touch(objectId: number, now: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 import type { ConditionSet, ContextCondition, ElementCondition, ElementTest, ObjectCondition, Operand, PropertyCondition, PropertyTest, TargetQuery } from './conditions.js';
 import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
 import { folded, textKey } from './values.js';

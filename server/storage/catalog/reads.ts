@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 import type { TargetQuery } from './conditions.js';
 import { ContentReads } from './content.js';
 import { GraphReads } from './graph-reads.js';

@@ -68,9 +68,3 @@ export function addElements(into: ElementRecord[], rows: readonly ElementRow[]):
 export function insertedId(row: unknown): number {
   return Number(typeof row === 'object' && row !== null ? (row as { id: unknown }).id : row);
 }
-
-export function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../database.js';
+import type { Database } from '../contract/database.js';
 import { classified } from '../errors.js';
 
 /** STREAMING results (docs/catalog-operations.md "STREAMING delivery"): one row per result… */

@@ -1,4 +1,4 @@
-import type { Database } from '../database.js';
+import type { Database } from '../contract/database.js';
 import { classified } from '../errors.js';
 import { objectsWithContent } from './content.js';
 import { CatalogReads } from './reads.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 import { TEXT_KEY_LENGTH } from './values.js';
 
 /** The catalog's tables (docs/catalog-interface.md; design/architecture.md "Catalog"). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Dialect, StatementResult } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
+import type { StatementResult } from '../contract/driver.js';
 import { classified } from '../errors.js';
 
 /** A part of the catalog's reads or writes, working inside one transaction (see CatalogStore). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 import { Pacer } from '../pace.js';
 import { inSavepoint } from '../savepoint.js';
 import { ContentWrites } from './content.js';

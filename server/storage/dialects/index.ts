@@ -1,4 +1,4 @@
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 import { postgresDialect } from './postgres/index.js';
 import { sqliteDialect } from './sqlite/index.js';
 import { engineOf, type EngineName } from './urls.js';

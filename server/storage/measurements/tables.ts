@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../dialect.js';
+import type { Dialect } from '../contract/dialect.js';
 
 /** One row per series: what `POST /events` registered (migration 0006). */
 export const SERIES = 'measurement_series';

@@ -1,6 +1,6 @@
 import type { CurrentCache } from '../current-cache.js';
-import type { Database } from '../database.js';
-import type { Representation } from '../resource-store.js';
+import type { Database } from '../contract/database.js';
+import type { Representation } from '../contract/representation.js';
 
 /** A resource, by its key. */
 export interface ResourceKey {

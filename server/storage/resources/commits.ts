@@ -1,5 +1,5 @@
-import type { Database } from '../database.js';
-import type { ReadLease, WriteJob } from '../dialect.js';
+import type { Database } from '../contract/database.js';
+import type { ReadLease, WriteJob } from '../contract/driver.js';
 import { classified } from '../errors.js';
 
 /**

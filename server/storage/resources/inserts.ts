@@ -1,7 +1,7 @@
 import { nextTs } from '../clock.js';
-import type { Database } from '../database.js';
+import type { Database } from '../contract/database.js';
 import { PreconditionFailed, ResourceConflict } from '../errors.js';
-import { rowsOf } from '../events.js';
+import { chunks, rowsOf } from '../contract/rows.js';
 import type { CacheUpkeep } from './cache-upkeep.js';
 import type { Commits } from './commits.js';
 import { CURRENT, HISTORY, jobSql, type KeySql } from './statements.js';
@@ -113,10 +113,4 @@ export class Inserts {
     const events = await this.commits.committed(() => this.db.insertIf!(versions));
     return events && versions.map((v, i): Inserted => ({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, replaced: events[i]!.replaced }));
   }
-}
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }

@@ -1,7 +1,7 @@
 import type { CurrentCache } from '../current-cache.js';
-import type { Database } from '../database.js';
+import type { Database } from '../contract/database.js';
 import { classified } from '../errors.js';
-import type { Representation } from '../resource-store.js';
+import type { Representation } from '../contract/representation.js';
 import type { CurrentRow, KeySql } from './statements.js';
 
 /**

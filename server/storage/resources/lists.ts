@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Database } from '../database.js';
-import type { TextRun } from '../document-text.js';
+import type { Database } from '../contract/database.js';
+import type { TextRun } from '../contract/rows.js';
 import { classifiedItems } from '../errors.js';
 import { QueryCompiler } from '../query-sql.js';
-import type { Representation } from '../resource-store.js';
+import type { Representation } from '../contract/representation.js';
 import { CURRENT, docColumn, HISTORY } from './statements.js';
 import type { ChangeEntry, ChangeKind, Selection } from './types.js';
 

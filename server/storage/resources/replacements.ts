@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { nextTs } from '../clock.js';
-import type { Database } from '../database.js';
+import type { Database } from '../contract/database.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../errors.js';
-import type { Representation } from '../resource-store.js';
+import type { Representation } from '../contract/representation.js';
 import type { CacheUpkeep } from './cache-upkeep.js';
 import type { Commits } from './commits.js';
 import type { KeyReads } from './key-reads.js';

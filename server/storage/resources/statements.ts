@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Database } from '../database.js';
-import type { Row } from '../dialect.js';
+import type { Database } from '../contract/database.js';
+import type { Row } from '../contract/rows.js';
 
 export const HISTORY = 'resource_history';
 export const CURRENT = 'resource_current';

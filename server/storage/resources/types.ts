@@ -1,6 +1,6 @@
 import type { SortKey } from '../../query/syntax.js';
 import type { Condition } from '../../query/tree.js';
-import type { Representation } from '../resource-store.js';
+import type { Representation } from '../contract/representation.js';
 
 /** What an insert stored: a new resource, or a new version of a live one (a re-POST). */
 export interface Inserted extends Representation {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Announcements } from '../../dialect.js';
+import type { Announcements } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
 
 /** The longest wait before a lost LISTEN connection is opened again. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { rename, rm, stat } from 'node:fs/promises';
-import type { Backup, BackupResult } from '../../dialect.js';
+import type { Backup, BackupResult } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
 
 /**

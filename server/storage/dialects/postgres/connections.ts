@@ -1,5 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
-import type { Connections, PoolOptions, Pools, Row, VersionRow } from '../../dialect.js';
+import type { Connections, PoolOptions, Pools } from '../../contract/driver.js';
+import type { Row } from '../../contract/rows.js';
+import type { VersionRow } from '../../contract/events.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
 import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';

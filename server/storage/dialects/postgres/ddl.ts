@@ -1,4 +1,4 @@
-import type { CountTriggers, SchemaSql } from '../../dialect.js';
+import type { CountTriggers, SchemaSql } from '../../contract/sql.js';
 import { jsonPath } from './sql.js';
 
 /**

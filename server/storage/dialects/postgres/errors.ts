@@ -1,4 +1,4 @@
-import type { ErrorClassifier } from '../../dialect.js';
+import type { ErrorClassifier } from '../../contract/driver.js';
 
 /** Network failures of the driver's socket: the server is down, unreachable or gone. */
 const NETWORK_CODES = new Set([

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
-import type { HistorySql, InsertedEvent, Insertion, SqlFragment, VersionRow } from '../../dialect.js';
-import { EVENT_COUNTER, EVENTS, positionParts, type Change, type Floor, type Position } from '../../events.js';
+import type { HistorySql } from '../../contract/features.js';
+import type { InsertedEvent, Insertion, VersionRow } from '../../contract/events.js';
+import type { SqlFragment } from '../../contract/sql.js';
+import { type Change, EVENT_COUNTER, EVENTS, type Floor, type Position, positionParts } from '../../contract/events.js';
 import type { PgQueryable } from './prepared.js';
 import { preparedStatement } from './prepared.js';
 

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../dialect.js';
+import type { Dialect } from '../../contract/dialect.js';
 import { PostgresAnnouncements } from './announcements.js';
 import { PostgresBackup } from './backup.js';
 import { PostgresConnections } from './connections.js';

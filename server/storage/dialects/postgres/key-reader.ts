@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Row } from '../../dialect.js';
-import type { KeyReader } from '../../key-reader.js';
+import type { Row } from '../../contract/rows.js';
+import type { KeyReader } from '../../contract/driver.js';
 import { preparedStatement, type PgQueryable } from './prepared.js';
 
 /**

@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
-import type { Locking } from '../../dialect.js';
+import type { Locking } from '../../contract/adapter.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Maintenance } from '../../dialect.js';
+import type { Maintenance } from '../../contract/adapter.js';
 
 export class PostgresMaintenance implements Maintenance {
   constructor(private readonly schema: string | undefined) {}

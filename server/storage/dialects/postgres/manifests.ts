@@ -1,4 +1,4 @@
-import type { ManifestSql } from '../../dialect.js';
+import type { ManifestSql } from '../../contract/features.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MANIFEST_UNSUMMARISED, MAX_FIELD, MAX_VALUE } from '../../manifest-sql.js';
 
 const UNSUMMARISED = MANIFEST_UNSUMMARISED.map((k) => `'${k}'`).join(', ');

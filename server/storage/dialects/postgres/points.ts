@@ -1,4 +1,4 @@
-import type { PointSql } from '../../dialect.js';
+import type { PointSql } from '../../contract/features.js';
 import { POINTS } from '../../measurements/tables.js';
 
 /** One set-based INSERT … SELECT over jsonb_array_elements: a round trip per batch, not per point. */

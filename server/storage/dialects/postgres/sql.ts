@@ -1,4 +1,4 @@
-import type { ColumnSql, Comparison, JsonSource, JsonSql, ScalarType } from '../../dialect.js';
+import type { ColumnSql, Comparison, JsonSource, JsonSql, ScalarType } from '../../contract/sql.js';
 
 /** `'{"a","b"}'`: a text[] literal for #> and #>>. Quoted, so a segment named `null` stays a name. */
 export function jsonPath(segments: readonly string[]): string {

@@ -1,4 +1,5 @@
-import type { SqlFragment, TimeSql } from '../../dialect.js';
+import type { SqlFragment } from '../../contract/sql.js';
+import type { TimeSql } from '../../contract/features.js';
 import { changesBetween } from '../../time-sql.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Row, StatementResult, WriteStatements } from '../../dialect.js';
+import type { Row } from '../../contract/rows.js';
+import type { StatementResult, WriteStatements } from '../../contract/driver.js';
 import { numbered, type PgQueryable } from './prepared.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Announcements } from '../../dialect.js';
+import type { Announcements } from '../../contract/adapter.js';
 
 /**
  * SQLite has no channel between processes: the processes that share a file are the workers of one

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Backup, BackupResult } from '../../dialect.js';
+import type { Backup, BackupResult } from '../../contract/adapter.js';
 
 /** Pages per step after the first: all of them, so the copy is one snapshot (see copy). */
 const ALL_PAGES = 0x7fffffff;

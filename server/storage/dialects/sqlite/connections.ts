@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { registerFunctions } from './functions.js';
 import knexFactory, { type Knex } from 'knex';
-import type { Connections, PoolOptions, Pools } from '../../dialect.js';
+import type { Connections, PoolOptions, Pools } from '../../contract/driver.js';
 import { knexLog } from '../../knex-log.js';
 import { Checkpoints } from './checkpoints.js';
 import { GroupCommit } from './group-commit.js';

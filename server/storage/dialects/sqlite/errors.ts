@@ -1,4 +1,4 @@
-import type { ErrorClassifier } from '../../dialect.js';
+import type { ErrorClassifier } from '../../contract/driver.js';
 
 /** Result codes of a file that cannot serve now (better-sqlite3 puts the extended code in `code`). */
 const UNAVAILABLE = /^SQLITE_(BUSY|CANTOPEN|IOERR|FULL|LOCKED)(_|$)/;

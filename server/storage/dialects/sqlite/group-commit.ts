@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import type { WriteJob } from '../../dialect.js';
+import type { WriteJob } from '../../contract/driver.js';
 import { Pacer } from '../../pace.js';
 import { inSavepoint } from '../../savepoint.js';
 import { WRITE_LOCK_TABLE } from './locking.js';

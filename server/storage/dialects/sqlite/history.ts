@@ -1,17 +1,13 @@
 import type { Knex } from 'knex';
-import type { HistorySql, SqlFragment } from '../../dialect.js';
-import { EVENT_COUNTER, EVENTS, positionOf, positionParts, rowsOf, upTo, type Change, type Position } from '../../events.js';
+import type { HistorySql } from '../../contract/features.js';
+import type { SqlFragment } from '../../contract/sql.js';
+import { type Change, EVENT_COUNTER, EVENTS, type Position, positionOf, positionParts, upTo } from '../../contract/events.js';
+import { chunks, rowsOf } from '../../contract/rows.js';
 import { Pacer } from '../../pace.js';
 import { sqliteStatements } from './write-statements.js';
 
 /** Rows per INSERT statement: well under SQLite's 32,766 bound parameters. */
 const CHUNK = 200;
-
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 const run = (trx: Knex.Transaction, sql: string, bindings: readonly unknown[]) => sqliteStatements.run(trx, sql, bindings);
 

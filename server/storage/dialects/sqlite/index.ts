@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Dialect } from '../../dialect.js';
+import type { Dialect } from '../../contract/dialect.js';
 import { sqliteAnnouncements } from './announcements.js';
 import { SqliteBackup } from './backup.js';
 import { SqliteConnections } from './connections.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Row } from '../../dialect.js';
-import type { KeyReader } from '../../key-reader.js';
+import type { Row } from '../../contract/rows.js';
+import type { KeyReader } from '../../contract/driver.js';
 import { Statements } from './statements.js';
 
 /** Bytes of one copy of the WAL-index header, and the version SQLite writes in it (native byte order). */

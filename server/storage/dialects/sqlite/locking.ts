@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Locking } from '../../dialect.js';
+import type { Locking } from '../../contract/adapter.js';
 
 /** The row every write transaction updates first (group-commit.ts), to take the file's write lock at once. */
 export const WRITE_LOCK_TABLE = 'topocat_write_lock';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import type { Maintenance } from '../../dialect.js';
+import type { Maintenance } from '../../contract/adapter.js';
 
 /** Rows this process writes before the planner's statistics are refreshed. */
 const ANALYZE_AFTER_CHANGES = 10_000;

@@ -1,4 +1,4 @@
-import type { ManifestSql } from '../../dialect.js';
+import type { ManifestSql } from '../../contract/features.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MANIFEST_UNSUMMARISED, MAX_FIELD, MAX_VALUE } from '../../manifest-sql.js';
 
 /** The SQL function that turns a json_tree `fullkey` (`$.links[0].href`) into a dotted field (`links.href`). */

@@ -1,4 +1,4 @@
-import type { PointSql } from '../../dialect.js';
+import type { PointSql } from '../../contract/features.js';
 import { POINTS } from '../../measurements/tables.js';
 
 /**

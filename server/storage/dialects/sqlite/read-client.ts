@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import type { Row } from '../../dialect.js';
+import type { Row } from '../../contract/rows.js';
 import { BetterSqlite3Client, type KnexQuery } from './knex-base.js';
-import type { TextRun } from '../../document-text.js';
+import type { TextRun } from '../../contract/rows.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 
 /** Rows per message of a streamed result: about 100–200 KB of documents. */

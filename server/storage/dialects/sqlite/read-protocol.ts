@@ -1,4 +1,4 @@
-import type { TextRun } from '../../document-text.js';
+import type { TextRun } from '../../contract/rows.js';
 
 /** Messages between a reader connection's worker thread (read-worker.ts) and its handle (read-client.ts). */
 

@@ -4,7 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { documentText, type TextRun } from '../../document-text.js';
+import { documentText } from '../../document-text.js';
+import type { TextRun } from '../../contract/rows.js';
 import { registerFunctions } from './functions.js';
 import type { ReadReply, ReadRequest } from './read-protocol.js';
 import { Statements } from './statements.js';

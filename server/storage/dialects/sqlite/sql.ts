@@ -1,4 +1,4 @@
-import type { ColumnSql, Comparison, JsonSource, JsonSql, ScalarType } from '../../dialect.js';
+import type { ColumnSql, Comparison, JsonSource, JsonSql, ScalarType } from '../../contract/sql.js';
 import { REGEXP_FUNCTION } from './functions.js';
 
 /** `$."a"."b"`: a JSON path literal for json_extract; segments never contain quotes. */

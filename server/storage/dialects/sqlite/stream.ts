@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Row } from '../../dialect.js';
+import type { Row } from '../../contract/rows.js';
 import type { WorkerConnection } from './read-client.js';
-import type { TextRun } from '../../document-text.js';
+import type { TextRun } from '../../contract/rows.js';
 
 /** knex's connection pool, as far as a stream borrows from it. */
 interface Pool {

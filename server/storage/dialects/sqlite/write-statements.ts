@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import type { Row, StatementResult, WriteStatements } from '../../dialect.js';
+import type { Row } from '../../contract/rows.js';
+import type { StatementResult, WriteStatements } from '../../contract/driver.js';
 import { statementsOf } from './knex-client.js';
 
 /**
