@@ -111,18 +111,6 @@ export default tseslint.config(
     rules: { 'topocat/import-cycles': 'error' },
   },
   {
-    // Engine knowledge lives in the dialects (server/storage/dialects/): elsewhere a difference
-    // between engines is a Dialect member or a capability flag, and `dialect.name` is only logged.
-    files: ['server/**/*.ts'],
-    ignores: ['server/storage/dialects/**'],
-    rules: {
-      'no-restricted-syntax': ['error', ...[
-        'BinaryExpression > MemberExpression[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
-        'SwitchStatement > MemberExpression.discriminant[property.name="name"]:matches([object.name="dialect"], [object.property.name="dialect"])',
-      ].map((selector) => ({ selector, message: 'Engine knowledge belongs in server/storage/dialects/: make it a Dialect member or a capability flag.' }))],
-    },
-  },
-  {
     // Tests read JSON answers whose shape each assertion checks.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

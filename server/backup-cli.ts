@@ -45,8 +45,8 @@ const url = process.env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
 const started = performance.now();
 try {
   const dialect = dialectFor(url);
-  if (!dialect.backup.exists()) fail(`there is no database at ${url}`, 1);
-  const result = await dialect.backup.copy(destination);
+  if (!dialect.adapter.backup.exists()) fail(`there is no database at ${url}`, 1);
+  const result = await dialect.adapter.backup.copy(destination);
   console.log(`backup written to ${result.file}: ${result.bytes} bytes in ${Math.round(performance.now() - started)} ms`);
   console.log(`to restore: ${result.restore}`);
 } catch (error) {

@@ -124,7 +124,7 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
   const startLock = new StartLock(config.timeouts.startLockMs, logger);
   const database = await openDatabase({ url: config.databaseUrl, poolMax: config.databasePoolMax, logger, startLock });
   try {
-    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
+    await startLock.run(database.dialect.driver.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
     await settleManifests(database, config, logger, startLock);
   } finally {
     await database.close();
@@ -141,7 +141,7 @@ export async function prepare(config: Config, logger: Logger): Promise<StartFact
  */
 async function settleManifests(database: Database, config: Config, logger: Logger, startLock: StartLock): Promise<void> {
   if (config.federation.registerUrls.length > 0 || config.federation.lookup) return;
-  await startLock.run(database.dialect.errors, 'manifests', () => new ManifestUpkeep(database, logger).settleUnreported());
+  await startLock.run(database.dialect.driver.errors, 'manifests', () => new ManifestUpkeep(database, logger).settleUnreported());
 }
 
 /**
@@ -182,7 +182,7 @@ function readCache(database: Database, config: Config, role: Role): { cache?: Cu
     return { cache, stop: watchOutsideWrites(database, () => cache.dropAll()) };
   }
   if (role === 'single') {
-    if (!database.dialect.connections.aloneMeansSoleWriter) return { stop: () => undefined };
+    if (!database.dialect.driver.connections.aloneMeansSoleWriter) return { stop: () => undefined };
     // The only writer but for an import (npm run import): it says when it wrote.
     const cache = new CurrentCache(budget);
     return { cache, stop: watchOutsideWrites(database, () => cache.dropAll()) };
@@ -208,7 +208,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     startLock,
   });
   if (role === 'single') {
-    await startLock.run(database.dialect.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
+    await startLock.run(database.dialect.driver.errors, 'indexes', () => syncFieldIndexes(database, 'resource_current', kinds.flatMap((k) => k.indexes)));
     await settleManifests(database, config, logger, startLock);
   }
   const stopStatistics = config.statisticsIntervalMs > 0 ? keepStatistics(database, config.statisticsIntervalMs, logger) : async () => {};
@@ -242,10 +242,10 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const serviceFacts = new ServiceFacts(database);
   const addresses = OwnAddresses.of(serviceFacts, config, address.port);
   const baseUrl = addresses.baseUrl;
-  await startLock.run(database.dialect.errors, 'addresses', () => addresses.start());
+  await startLock.run(database.dialect.driver.errors, 'addresses', () => addresses.start());
   const representations = new Representations([...kinds, registerKind], addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
-  if (role === 'worker' && !database.dialect.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
+  if (role === 'worker' && !database.dialect.adapter.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
   const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
   const registry = config.federation.lookup ? new Registry(store) : undefined;
   const catalogResults = new ResultStreamStore(database);

@@ -26,7 +26,7 @@ function asText(value: unknown): string {
 
 /**
  * The order of two values of one sort key as an instance's database orders them
- * (storage/dialect.ts `sortKeys`, query-sql.ts `orderBy`): missing and null first ascending and
+ * (storage/contract/sql.ts `sortKeys`, query-sql.ts `orderBy`): missing and null first ascending and
  * last descending, numbers (booleans as 0 and 1) before text, text (objects and arrays as their
  * JSON) bytewise. Returned for the ascending direction; nulls are placed by the caller.
  */

@@ -18,7 +18,7 @@ import { scanStoredData } from './scan.js';
 export async function checkStoredData(db: Database, kinds: readonly KindDescriptor[], logger: Logger, signal: AbortSignal): Promise<void> {
   const facts = new ServiceFacts(db);
   const fingerprint = schemaFingerprint(kinds);
-  const outcome = await db.dialect.locking.exclusive('schema-check', async () => {
+  const outcome = await db.dialect.adapter.locking.exclusive('schema-check', async () => {
     const last = await lastCheck(facts);
     if (last?.fingerprint === fingerprint) return { record: last, scanned: false };
     const why = last ? 'the generated schemas changed since the stored data was last checked: checking it' : 'no check of the stored data is on record: checking it against the generated schemas';

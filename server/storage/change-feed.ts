@@ -1,7 +1,10 @@
 import type { Logger } from '../log.js';
-import type { Database } from './contract/database.js';
-import { EventLog, KEY_READ_EVENTS } from './events.js';
+import type { Uses } from './contract/database.js';
+import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';
+
+/** What the change feed uses of the database (and its EventLog). */
+export type ChangeFeedDatabase = EventLogDatabase & Uses<'keys', { adapter: 'announcements'; features: 'history' }>;
 
 /** Events read per round trip: as many as the key reader reads at once (see KEY_READ_EVENTS). */
 const BATCH = KEY_READ_EVENTS;
@@ -33,7 +36,7 @@ export class ChangeFeed {
   private stopListening: (() => Promise<void>) | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: ChangeFeedDatabase,
     private readonly logger: Logger,
   ) {
     this.log = new EventLog(db);
@@ -42,7 +45,7 @@ export class ChangeFeed {
   /** Start after the newest committed event, and hear other processes' announcements. */
   async start(): Promise<void> {
     this.position = await this.log.last();
-    this.stopListening = await this.db.dialect.announcements.listen(
+    this.stopListening = await this.db.dialect.adapter.announcements.listen(
       () => this.poke(),
       (error) => this.logger.warn({ err: error }, 'change announcements: connection lost; reopening'),
     );
@@ -60,9 +63,9 @@ export class ChangeFeed {
 
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    if (this.listeners.size === 1) this.db.dialect.announcements.interest(true);
+    if (this.listeners.size === 1) this.db.dialect.adapter.announcements.interest(true);
     return () => {
-      if (this.listeners.delete(listener) && this.listeners.size === 0) this.db.dialect.announcements.interest(false);
+      if (this.listeners.delete(listener) && this.listeners.size === 0) this.db.dialect.adapter.announcements.interest(false);
     };
   }
 
@@ -120,7 +123,7 @@ export class ChangeFeed {
    * holds back the delivery of changes (PostgreSQL; see HistorySql.heldBy), once per session.
    */
   private async watchHorizon(): Promise<void> {
-    const sql = this.db.dialect.history.heldBy;
+    const sql = this.db.dialect.features.history.heldBy;
     if (sql === undefined || performance.now() - this.lastWatch < 10_000) return;
     this.lastWatch = performance.now();
     try {

@@ -1,4 +1,7 @@
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
+
+/** What currentDocuments uses of the database. */
+export type CurrentDocumentsDatabase = Uses<'reader', { sql: 'columns' }>;
 
 /** One live resource as stored: its kind (the collection), id and document (JSON text). */
 export interface StoredDocument {
@@ -14,11 +17,11 @@ export interface StoredDocument {
  * batches: SQLite can checkpoint its WAL and PostgreSQL can vacuum while a scan of millions of
  * rows goes on. Writes made meanwhile are seen or not depending on where the scan is.
  */
-export async function* currentDocuments(db: Database, batchSize: number, signal?: AbortSignal): AsyncGenerator<StoredDocument[]> {
+export async function* currentDocuments(db: CurrentDocumentsDatabase, batchSize: number, signal?: AbortSignal): AsyncGenerator<StoredDocument[]> {
   let after: { kind: string; id: string } | undefined;
   for (;;) {
     if (signal?.aborted) return;
-    const query = db.reader('resource_current').select('kind', 'id', db.dialect.columns.documentText(db.reader, 'doc')).orderBy([{ column: 'kind' }, { column: 'id' }]).limit(batchSize);
+    const query = db.reader('resource_current').select('kind', 'id', db.dialect.sql.columns.documentText(db.reader, 'doc')).orderBy([{ column: 'kind' }, { column: 'id' }]).limit(batchSize);
     // A row-value comparison, which both engines answer from the primary key (kind, id).
     if (after) query.whereRaw('(kind, id) > (?, ?)', [after.kind, after.id]);
     const rows = (await query) as StoredDocument[];

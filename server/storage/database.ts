@@ -27,11 +27,11 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
-  const pools = dialect.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}) });
+  const pools = dialect.driver.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}) });
   const database: Database = { dialect, ...pools };
   try {
     if (options.migrations === 'verify') await verifyMigrated(database);
-    else if (options.startLock) await options.startLock.run(dialect.errors, 'migrations', () => migrate(database));
+    else if (options.startLock) await options.startLock.run(dialect.driver.errors, 'migrations', () => migrate(database));
     else await migrate(database);
   } catch (error) {
     await database.close();

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
-import type { Database } from './contract/database.js';
+import type { DialectUses, Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
 import { EVENT_COUNTER, EVENTS, positionOf, START, type Change, type ChangeAction, type ChangeEvent, type Floor, type Position, type RecordedAction } from './contract/events.js';
 import { classified } from './errors.js';
+
+/** What the event log's reader uses of the database. */
+export type EventLogDatabase = Uses<'reader' | 'keys', { sql: 'columns'; driver: 'errors'; features: 'history' }>;
 
 /**
  * Migration step 0005: the event log over the history, filled for what was stored before it in
@@ -15,8 +18,8 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
     async up(knex) {
       await knex.schema.createTable(EVENTS, (t) => {
         t.bigInteger('event').primary();
-        t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
-        t.specificType('id', dialect.ddl.keyType(256)).notNullable();
+        t.specificType('kind', dialect.sql.ddl.keyType(64)).notNullable();
+        t.specificType('id', dialect.sql.ddl.keyType(256)).notNullable();
         t.bigInteger('ts').notNullable();
         t.string('action', 8).notNullable();
         t.index(['kind', 'event'], 'resource_events_kind_event');
@@ -48,8 +51,8 @@ export function eventsMigration(dialect: Dialect): Knex.Migration {
  * Number `changes` and add them to the event log, as part of a write transaction that holds
  * their resources' locks (see HistorySql.record). Returns their event ids, in order.
  */
-export function recordChanges(trx: Knex.Transaction, dialect: Dialect, changes: readonly Change[]): Promise<number[]> {
-  return changes.length === 0 ? Promise.resolve([]) : dialect.history.record(trx, changes);
+export function recordChanges(trx: Knex.Transaction, dialect: DialectUses<{ features: 'history' }>, changes: readonly Change[]): Promise<number[]> {
+  return changes.length === 0 ? Promise.resolve([]) : dialect.features.history.record(trx, changes);
 }
 
 /**
@@ -65,10 +68,10 @@ export function eventOrderMigration(dialect: Dialect): Knex.Migration {
         t.bigInteger('k').notNullable().defaultTo(0);
         t.bigInteger('xid').notNullable().defaultTo(0);
       });
-      await dialect.history.migration.up(knex);
+      await dialect.features.history.migration.up(knex);
     },
     async down(knex) {
-      await dialect.history.migration.down(knex);
+      await dialect.features.history.migration.down(knex);
       await knex.schema.alterTable(EVENTS, (t) => {
         t.dropColumn('xid');
         t.dropColumn('k');
@@ -112,10 +115,10 @@ export class EventLog {
    */
   private readonly afterSql: (limit: number) => string;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: EventLogDatabase) {
     this.previousSql = `SELECT ts FROM resource_history WHERE kind = ? AND id = ? AND ts < ? AND NOT deleted ORDER BY ts DESC LIMIT 1`;
-    const doc = db.dialect.columns.documentText(db.reader, 'h.doc', 'doc').toString();
-    const { history } = db.dialect;
+    const doc = db.dialect.sql.columns.documentText(db.reader, 'h.doc', 'doc').toString();
+    const { history } = db.dialect.features;
     this.afterSql = (limit) =>
       `SELECT e.event, e.k, e.xid, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE ${history.after('e', START).sql} ORDER BY ${history.order('e')} LIMIT ${Math.trunc(limit)}`;
   }
@@ -123,7 +126,7 @@ export class EventLog {
   /** A position after every event final now, before every event that is not (nor committed) yet. */
   async last(): Promise<Position> {
     return this.guard(async () => {
-      const row = (await this.db.keys.one(this.db.dialect.history.horizon, [])) as { k: number | string; event: number | string | null } | undefined;
+      const row = (await this.db.keys.one(this.db.dialect.features.history.horizon, [])) as { k: number | string; event: number | string | null } | undefined;
       return row ? positionOf(Number(row.k), Number(row.event ?? 0)) : START;
     });
   }
@@ -131,7 +134,7 @@ export class EventLog {
   /** What a subscriber that asks now must not be sent: the changes committed before now. */
   async now(): Promise<Floor> {
     return this.guard(async () => {
-      const { history } = this.db.dialect;
+      const { history } = this.db.dialect.features;
       const row = await this.db.keys.one(history.now.sql, []);
       if (!row) throw new Error('the event log has no position');
       return history.now.floor(row);
@@ -141,7 +144,7 @@ export class EventLog {
   /** The position of the event with id `event`; undefined when there is no such event. */
   async position(event: number): Promise<Position | undefined> {
     return this.guard(async () => {
-      const row = (await this.db.keys.one(this.db.dialect.history.positionOf, [event])) as { k: number | string } | undefined;
+      const row = (await this.db.keys.one(this.db.dialect.features.history.positionOf, [event])) as { k: number | string } | undefined;
       return row ? positionOf(Number(row.k), event) : undefined;
     });
   }
@@ -149,14 +152,14 @@ export class EventLog {
   /** Up to `limit` final events after `position`, in order, of `kinds` (all when absent), with their documents. */
   async after(position: Position, limit: number, kinds?: readonly string[], id?: string): Promise<ChangeEvent[]> {
     return this.guard(async () => {
-      const after = this.db.dialect.history.after('e', position);
+      const after = this.db.dialect.features.history.after('e', position);
       if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all(this.afterSql(limit), after.bindings)) as unknown as EventRow[]).map(changeEvent);
       const knex = this.db.reader;
       const query = knex({ e: EVENTS })
         .leftJoin({ h: 'resource_history' }, (join) => join.on('h.kind', 'e.kind').andOn('h.id', 'e.id').andOn('h.ts', 'e.ts'))
-        .select('e.event', 'e.k', 'e.xid', 'e.kind', 'e.id', 'e.ts', 'e.action', this.db.dialect.columns.documentText(knex, 'h.doc', 'doc'))
+        .select('e.event', 'e.k', 'e.xid', 'e.kind', 'e.id', 'e.ts', 'e.action', this.db.dialect.sql.columns.documentText(knex, 'h.doc', 'doc'))
         .whereRaw(after.sql, after.bindings as Knex.RawBinding[])
-        .orderByRaw(this.db.dialect.history.order('e'))
+        .orderByRaw(this.db.dialect.features.history.order('e'))
         .limit(limit);
       if (kinds) query.whereIn('e.kind', kinds);
       if (id !== undefined) query.where('e.id', id);
@@ -173,6 +176,6 @@ export class EventLog {
   }
 
   private guard<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

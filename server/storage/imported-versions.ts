@@ -1,9 +1,12 @@
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { VersionRow } from './contract/events.js';
 import { rowsOf } from './contract/rows.js';
 import type { ResourceStore } from './resource-store.js';
 import type { ChangeAction } from './contract/events.js';
 import { markOutsideWrite } from './outside-writes.js';
+
+/** What an import uses of the database. */
+export type ImportDatabase = Uses<'write', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
 
 /** Ids per lookup statement: well under every dialect's bind-parameter limit. */
 const LOOKUP_CHUNK = 500;
@@ -41,18 +44,18 @@ interface Known {
  * others as a write would have said them: the first version of a resource as its insert, the
  * next as updates, the deletion of a live resource as one.
  */
-export async function importVersions(db: Database, resources: ResourceStore, batch: readonly ImportedVersion[], options: { readonly dryRun?: boolean } = {}): Promise<ImportedBatch> {
+export async function importVersions(db: ImportDatabase, resources: ResourceStore, batch: readonly ImportedVersion[], options: { readonly dryRun?: boolean } = {}): Promise<ImportedBatch> {
   const byKind = new Map<string, Set<string>>();
   for (const v of batch) (byKind.get(v.kind) ?? byKind.set(v.kind, new Set()).get(v.kind)!).add(v.id);
   const order = batch.map((_, i) => i).sort((a, b) => compare(batch[a]!, batch[b]!));
   const stored = new Array<boolean>(batch.length).fill(false);
   // A dry run reads what is stored, under the same locks, and writes nothing.
   await (options.dryRun ? db.write.bind(db) : resources.write.bind(resources))(async (trx) => {
-    const statements = db.dialect.statements;
+    const statements = db.dialect.driver.statements;
     const known = new Map<string, Known>();
     for (const [kind, ids] of byKind) {
       const keys = [...ids];
-      await db.dialect.locking.lockResources(trx, kind, keys);
+      await db.dialect.adapter.locking.lockResources(trx, kind, keys);
       // Each resource's newest version: a live one's is its current row (one key lookup); only
       // the others (new, or deleted) are looked for in the history. A lookup of every id's newest
       // version in the history took 14 ms per 500 ids on PostgreSQL, 28 µs a version imported.
@@ -100,7 +103,7 @@ export async function importVersions(db: Database, resources: ResourceStore, bat
       known.set(key, { versions: entry?.versions.add(v.ts) ?? new Set([v.ts]), newest: v.ts, live: v.doc !== null });
     }
     if (rows.length > 0 && !options.dryRun) {
-      await db.dialect.history.storeVersions(trx, rows);
+      await db.dialect.features.history.storeVersions(trx, rows);
       // A server that keeps what it read in memory (SQLite) learns of it within a second.
       await markOutsideWrite(statements, trx);
     }

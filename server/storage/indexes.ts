@@ -1,24 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
+
+/** What syncFieldIndexes uses of the database. */
+export type IndexesDatabase = Uses<'writer', { sql: 'ddl'; adapter: 'locking' | 'maintenance' }>;
 
 /**
  * Expression indexes for the fields the schemas mark `x-index`, on the table that lists and
  * queries read. They follow the schemas: a new marked field gets an index at the next start,
  * and an index whose field is no longer marked is dropped.
  */
-export async function syncFieldIndexes(db: Database, table: string, fields: readonly string[]): Promise<void> {
-  const ddl = db.dialect.ddl;
+export async function syncFieldIndexes(db: IndexesDatabase, table: string, fields: readonly string[]): Promise<void> {
+  const ddl = db.dialect.sql.ddl;
   const wanted = new Map([...new Set(fields)].map((field) => [indexName(table, field, ddl.createExpressionIndex('?', table, 'doc', field.split('.'), LIST_ORDER)), field]));
   // Processes starting together would otherwise both create (or drop) the same index.
-  await db.dialect.locking.exclusive('indexes', async () => {
-    const existing = await db.dialect.maintenance.listExpressionIndexes(db.writer);
+  await db.dialect.adapter.locking.exclusive('indexes', async () => {
+    const existing = await db.dialect.adapter.maintenance.listExpressionIndexes(db.writer);
     for (const name of existing) {
-      if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.ddl.dropIndex(name));
+      if (name.startsWith(`xidx_${table}_`) && !wanted.has(name)) await db.writer.raw(db.dialect.sql.ddl.dropIndex(name));
     }
     for (const [name, field] of wanted) {
-      if (!existing.includes(name)) await db.writer.raw(db.dialect.ddl.createExpressionIndex(name, table, 'doc', field.split('.'), LIST_ORDER));
+      if (!existing.includes(name)) await db.writer.raw(db.dialect.sql.ddl.createExpressionIndex(name, table, 'doc', field.split('.'), LIST_ORDER));
     }
-    await db.dialect.maintenance.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
+    await db.dialect.adapter.maintenance.describeLookupIndexes(db.writer, table, [...wanted.keys()]);
   });
 }
 

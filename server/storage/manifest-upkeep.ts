@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import { classified } from './errors.js';
 import { MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
 import { Pacer } from './pace.js';
 import { SERVICE } from './service-facts.js';
+
+/** What the manifests' upkeep uses of the database (and currentDocuments). */
+export type ManifestUpkeepDatabase = Uses<'reader' | 'write', { sql: 'columns'; driver: 'errors'; adapter: 'locking'; features: 'manifests' }>;
 
 /**
  * The row of `topocat_service` that says whether this database keeps manifests: `off` (no
@@ -59,7 +62,7 @@ export class ManifestUpkeep {
   private readonly reporter = `${REPORTER}${randomUUID()}`;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: ManifestUpkeepDatabase,
     private readonly logger: Logger,
   ) {}
 
@@ -82,7 +85,7 @@ export class ManifestUpkeep {
       // holds that row, see scan); dropping the triggers waits for the writes in flight
       // (PostgreSQL); the rows those added are then seen, and deleted.
       await this.setState(trx, 'off');
-      for (const statement of this.db.dialect.manifests.drop) await trx.raw(statement);
+      for (const statement of this.db.dialect.features.manifests.drop) await trx.raw(statement);
       await trx(MANIFEST_TABLE).delete();
       await trx(SERVICE).where('name', 'like', `${REPORTER}%`).delete();
       return true;
@@ -126,7 +129,7 @@ export class ManifestUpkeep {
     return this.exclusive(async (trx) => {
       const state = stateOf(await this.stateValue(trx));
       if (state.phase === 'building' || state.phase === 'kept') return state;
-      for (const statement of [...this.db.dialect.manifests.drop, ...this.db.dialect.manifests.create]) await trx.raw(statement);
+      for (const statement of [...this.db.dialect.features.manifests.drop, ...this.db.dialect.features.manifests.create]) await trx.raw(statement);
       await trx(MANIFEST_TABLE).delete();
       const generation = randomUUID();
       await this.setState(trx, `building ${generation}`);
@@ -156,7 +159,7 @@ export class ManifestUpkeep {
             // upkeep off waits for it, then deletes what it added (settleUnreported).
             const value = `building ${generation}`;
             if ((await trx(SERVICE).where({ name: MANIFEST_STATE, value }).update({ value })) === 0) return false;
-            await this.db.dialect.manifests.add(trx, slice);
+            await this.db.dialect.features.manifests.add(trx, slice);
             return true;
           }),
         );
@@ -169,7 +172,7 @@ export class ManifestUpkeep {
   }
 
   private exclusive<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.guard(() => this.db.dialect.locking.exclusive(MANIFEST_STATE, () => this.db.write(work)));
+    return this.guard(() => this.db.dialect.adapter.locking.exclusive(MANIFEST_STATE, () => this.db.write(work)));
   }
 
   private async stateValue(knex: Knex): Promise<string | undefined> {
@@ -188,6 +191,6 @@ export class ManifestUpkeep {
   }
 
   private guard<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

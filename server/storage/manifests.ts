@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
 import { classified } from './errors.js';
 import { keptState, MANIFEST_STATE } from './manifest-upkeep.js';
 import { SERVICE } from './service-facts.js';
+
+/** What the manifests' reader uses of the database. */
+export type ManifestsDatabase = Uses<'reader' | 'writer', { driver: 'errors'; features: 'manifests' }>;
 
 /** UNIS's size past which a value set is reported as `*` (REGISTER_MANIFEST_LIMIT's default). */
 export const DEFAULT_MANIFEST_LIMIT = 10;
@@ -27,18 +30,18 @@ export function manifestsMigration(dialect: Dialect): Knex.Migration {
   return {
     async up(knex) {
       await knex.schema.createTable(MANIFEST_TABLE, (t) => {
-        t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
-        t.specificType('field', dialect.ddl.keyType(MAX_FIELD)).notNullable();
+        t.specificType('kind', dialect.sql.ddl.keyType(64)).notNullable();
+        t.specificType('field', dialect.sql.ddl.keyType(MAX_FIELD)).notNullable();
         // JSON text of the value (`"a"`, `3`, `true`), or `*`: any value.
-        t.specificType('value', dialect.ddl.keyType(MAX_VALUE + 2)).notNullable();
+        t.specificType('value', dialect.sql.ddl.keyType(MAX_VALUE + 2)).notNullable();
         t.primary(['kind', 'field', 'value']);
       });
       await knex(SERVICE).insert({ name: MANIFEST_LIMIT_SETTING, value: String(DEFAULT_MANIFEST_LIMIT) });
-      for (const statement of dialect.manifests.create) await knex.raw(statement);
+      for (const statement of dialect.features.manifests.create) await knex.raw(statement);
       await knex('resource_current').update({ doc: knex.ref('doc') });
     },
     async down(knex) {
-      for (const statement of dialect.manifests.drop) await knex.raw(statement);
+      for (const statement of dialect.features.manifests.drop) await knex.raw(statement);
       await knex(SERVICE).where({ name: MANIFEST_LIMIT_SETTING }).delete();
       await knex.schema.dropTable(MANIFEST_TABLE);
     },
@@ -47,7 +50,7 @@ export function manifestsMigration(dialect: Dialect): Knex.Migration {
 
 /** The manifests of this instance's collections, read from the kept value sets (never from the collections). */
 export class Manifests {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: ManifestsDatabase) {}
 
   /**
    * Set the size past which a set is `*` (sets already `*` stay so). Written only when it
@@ -85,6 +88,6 @@ export class Manifests {
   }
 
   private guard<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

@@ -20,27 +20,27 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
       async up(knex) {
         // Every representation ever stored; append-only. A deletion is a row with deleted = true.
         await knex.schema.createTable('resource_history', (t) => {
-          t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
-          t.specificType('id', dialect.ddl.keyType(256)).notNullable();
+          t.specificType('kind', dialect.sql.ddl.keyType(64)).notNullable();
+          t.specificType('id', dialect.sql.ddl.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
-          t.specificType('doc', dialect.ddl.documentType).nullable();
+          t.specificType('doc', dialect.sql.ddl.documentType).nullable();
           t.boolean('deleted').notNullable().defaultTo(false);
           t.primary(['kind', 'id', 'ts']);
         });
         // The newest live representation of each resource, written in the same transaction as its
         // history row, so lists and queries never scan old versions.
         await knex.schema.createTable('resource_current', (t) => {
-          t.specificType('kind', dialect.ddl.keyType(64)).notNullable();
-          t.specificType('id', dialect.ddl.keyType(256)).notNullable();
+          t.specificType('kind', dialect.sql.ddl.keyType(64)).notNullable();
+          t.specificType('id', dialect.sql.ddl.keyType(256)).notNullable();
           t.bigInteger('ts').notNullable();
-          t.specificType('doc', dialect.ddl.documentType).notNullable();
+          t.specificType('doc', dialect.sql.ddl.documentType).notNullable();
           t.primary(['kind', 'id']);
           t.index(['kind', 'ts'], 'resource_current_kind_ts');
         });
-        await dialect.locking.migration.up(knex);
+        await dialect.adapter.locking.migration.up(knex);
       },
       async down(knex) {
-        await dialect.locking.migration.down(knex);
+        await dialect.adapter.locking.migration.down(knex);
         await knex.schema.dropTable('resource_current');
         await knex.schema.dropTable('resource_history');
       },
@@ -55,7 +55,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0010_history_time': historyTimeMigration,
     '0014_manifests': manifestsMigration(dialect),
     '0015_catalog_result_streams': resultStreamsMigration,
-    '0016_insert_if': dialect.history.insertIfMigration,
+    '0016_insert_if': dialect.features.history.insertIfMigration,
   };
 }
 
@@ -83,8 +83,8 @@ export async function migrate(database: Database): Promise<void> {
   if ((await pendingMigrations(database)).length === 0) return;
   // knex's own migration lock fails at once instead of waiting; processes starting together
   // queue here instead, and each finds the work done by the one before.
-  await database.dialect.locking.exclusive('migrations', async () => {
-    await database.dialect.maintenance.prepare(database.writer);
+  await database.dialect.adapter.locking.exclusive('migrations', async () => {
+    await database.dialect.adapter.maintenance.prepare(database.writer);
     try {
       await database.writer.migrate.latest({
         migrationSource: new InCodeMigrations(database.dialect),

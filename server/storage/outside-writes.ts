@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { WriteStatements } from './contract/driver.js';
 import { SERVICE } from './service-facts.js';
+
+/** What watchOutsideWrites uses of the database: its key reader alone. */
+export type OutsideWritesDatabase = Uses<'keys', never>;
 
 /** The fact (a row of topocat_service) that counts the write jobs of processes that serve nothing. */
 const NAME = 'outside_writes';
@@ -24,7 +27,7 @@ export async function markOutsideWrite(statements: WriteStatements, trx: Knex.Tr
 }
 
 /** Call `moved` whenever the count of outside writes moves, until the returned function is called. */
-export function watchOutsideWrites(db: Database, moved: () => void): () => void {
+export function watchOutsideWrites(db: OutsideWritesDatabase, moved: () => void): () => void {
   let seen: string | undefined;
   let started = false;
   const look = async (): Promise<void> => {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { foldAscii } from '../query/match.js';
 import type { Condition, Descent, Pattern, Predicate, Test } from '../query/tree.js';
 import type { SortKey } from '../query/syntax.js';
-import type { Dialect } from './contract/dialect.js';
+import type { DialectUses } from './contract/database.js';
 import type { JsonSource } from './contract/sql.js';
 import { QueryTooLarge } from './errors.js';
 
@@ -10,6 +10,9 @@ interface Compiled {
   readonly sql: string;
   readonly bindings: readonly unknown[];
 }
+
+/** What the query compiler uses of the Dialect. */
+export type QueryDialect = DialectUses<{ sql: 'json' | 'columns'; driver: 'limits' }>;
 
 /**
  * The OR of `parts` (at least one), as a balanced tree of parentheses: SQLite parses `a OR b OR
@@ -61,7 +64,7 @@ function mergeEqualities(tests: readonly Test[]): Test[] {
  * the same answers.
  */
 export class QueryCompiler {
-  constructor(private readonly dialect: Dialect) {}
+  constructor(private readonly dialect: QueryDialect) {}
 
   /** Add the conditions to `builder`, whose table holds `id`, `ts` and `doc`. */
   where(builder: Knex.QueryBuilder, conditions: readonly Condition[]): Knex.QueryBuilder {
@@ -80,7 +83,7 @@ export class QueryCompiler {
     }
     // Refused before the engine sees it: past its limit SQLite says "too many SQL variables" and
     // PostgreSQL a protocol violation; the few the rest of the statement binds are left room.
-    const limit = this.dialect.limits.bindings - 16;
+    const limit = this.dialect.driver.limits.bindings - 16;
     if (bindings > limit) throw new QueryTooLarge(`${bindings} values to bind, at most ${limit}`);
     for (const clause of clauses) builder.whereRaw(clause.sql, clause.bindings as Knex.RawBinding[]);
     return builder;
@@ -93,7 +96,7 @@ export class QueryCompiler {
       const direction = key.descending ? 'DESC' : 'ASC';
       // Missing values sort first ascending and last descending, the same in every dialect.
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
-      const expressions = path === 'id' || path === 'ts' ? [path] : this.dialect.json.sortKeys('doc', key.field);
+      const expressions = path === 'id' || path === 'ts' ? [path] : this.dialect.sql.json.sortKeys('doc', key.field);
       for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
     const direction = newestFirst ? 'desc' : 'asc';
@@ -109,7 +112,7 @@ export class QueryCompiler {
         return { sql: `NOT COALESCE(${inner.sql}, 1 = 0)`, bindings: inner.bindings };
       }
       case 'NULL':
-        return { sql: test.target.kind === 'column' ? '1 = 0' : this.dialect.json.absent(DOC, test.target.segments), bindings: [] };
+        return { sql: test.target.kind === 'column' ? '1 = 0' : this.dialect.sql.json.absent(DOC, test.target.segments), bindings: [] };
       case 'RECFIND':
         return this.descent(test);
       default:
@@ -123,8 +126,8 @@ export class QueryCompiler {
     const leaf = this.leaf(predicate);
     if (target.kind === 'column') {
       // `ts` is a number: no pattern matches it. `id` is text.
-      if (predicate.comparison === 'MATCHES') return target.column === 'ts' ? { sql: '1 = 0', bindings: [] } : { sql: this.dialect.json.matchesText(target.column), bindings: leaf.bindings };
-      if (predicate.fold) return { sql: `${this.dialect.json.foldText(target.column)} = ?`, bindings: leaf.bindings };
+      if (predicate.comparison === 'MATCHES') return target.column === 'ts' ? { sql: '1 = 0', bindings: [] } : { sql: this.dialect.sql.json.matchesText(target.column), bindings: leaf.bindings };
+      if (predicate.fold) return { sql: `${this.dialect.sql.json.foldText(target.column)} = ?`, bindings: leaf.bindings };
       const right = predicate.comparison === 'IN' ? `IN (${leaf.bindings.map(() => '?').join(', ')})` : `${predicate.comparison} ?`;
       return { sql: `${target.column} ${right}`, bindings: leaf.bindings };
     }
@@ -139,7 +142,7 @@ export class QueryCompiler {
 
   /** The SQL of a test on one value, and its bindings. */
   private leaf(predicate: Predicate | Pattern): { sql: Leaf; bindings: unknown[] } {
-    const json = this.dialect.json;
+    const json = this.dialect.sql.json;
     if (predicate.comparison === 'MATCHES') {
       if (predicate.posix === undefined) throw new Error('a subscription pattern is matched in memory only');
       return { sql: (source, segments) => json.matches(source, segments), bindings: [json.bindPattern({ source: predicate.source, posix: predicate.posix })] };
@@ -155,11 +158,11 @@ export class QueryCompiler {
    * (uncorrelated, so each engine runs it once per query).
    */
   private descent(test: Descent): { sql: string; bindings: unknown[] } {
-    const json = this.dialect.json;
+    const json = this.dialect.sql.json;
     const { target } = test;
     if (target.kind === 'column') throw new Error('recfind= is asked of a reference');
     // Ids compare bytewise, as everywhere (PostgreSQL's "C").
-    const bytewise = (expression: string): string => this.dialect.columns.byteOrder(expression);
+    const bytewise = (expression: string): string => this.dialect.sql.columns.byteOrder(expression);
     const parent = (source: JsonSource): string => bytewise(json.lastSegment(json.text(source, target.segments)));
     const member: JsonSource = { kind: 'column', column: 'c.doc' };
     const tree =
@@ -180,7 +183,7 @@ export class QueryCompiler {
       leaf,
       nextAlias,
     );
-    return `EXISTS (SELECT 1 FROM ${this.dialect.json.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
+    return `EXISTS (SELECT 1 FROM ${this.dialect.sql.json.arrayElements(source, segments.slice(0, first + 1), alias)} WHERE ${inner})`;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { WriteJob } from './contract/driver.js';
 import type { Representation } from './contract/representation.js';
 import type { TextRun } from './contract/rows.js';
@@ -13,6 +13,9 @@ import { keySql } from './resources/statements.js';
 import type { ChangeEntry, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
 export type { ChangeEntry, ChangeKind, Expectation, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
+
+/** What the resource store uses of the database. */
+export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
 
 /**
  * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and
@@ -37,7 +40,7 @@ export class ResourceStore {
    * @param cache the newest representations in memory; only for a process that is its
    *   database's only writer (see CurrentCache).
    */
-  constructor(db: Database, cache?: CurrentCache) {
+  constructor(db: ResourceStoreDatabase, cache?: CurrentCache) {
     const sql = keySql(db);
     const upkeep = new CacheUpkeep(db, cache);
     this.commits = new Commits(db);

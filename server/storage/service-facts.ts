@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
 import { classified } from './errors.js';
+
+/** What the service's facts use of the database. */
+export type ServiceFactsDatabase = Uses<'reader' | 'writer' | 'keys', { sql: 'json' | 'columns'; driver: 'errors' }>;
 
 /** Facts about the service itself, kept with its data (migration 0004). */
 export const SERVICE = 'topocat_service';
@@ -35,13 +38,13 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
       await knex(SERVICE).insert({ name: 'uid', value: randomUUID() });
       await knex.schema.createTable(ADDRESSES, (t) => {
         t.string('role', 16).notNullable();
-        t.specificType('base', dialect.ddl.keyType(1024)).notNullable();
+        t.specificType('base', dialect.sql.ddl.keyType(1024)).notNullable();
         t.primary(['role', 'base']);
       });
 
       const found = new Set<string>();
       for (const table of ['resource_history', 'resource_current']) {
-        const [schema, self] = ['$schema', 'selfRef'].map((member) => dialect.json.text({ kind: 'column', column: 'doc' }, [member]));
+        const [schema, self] = ['$schema', 'selfRef'].map((member) => dialect.sql.json.text({ kind: 'column', column: 'doc' }, [member]));
         const rows = (await knex(table).distinct(knex.raw(`${schema} AS schema, ${self} AS self`)).whereNotNull('doc')) as { schema: unknown; self: unknown }[];
         for (const { schema, self } of rows) {
           if (typeof schema === 'string') found.add(JSON.stringify(['schema', schema.replace(/#$/, '').replace(/\/[^/]*$/, '')]));
@@ -49,7 +52,7 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
         }
         await knex(table)
           .whereNotNull('doc')
-          .update({ doc: knex.raw(dialect.columns.withoutMembers('doc', ['$schema', 'selfRef'])) });
+          .update({ doc: knex.raw(dialect.sql.columns.withoutMembers('doc', ['$schema', 'selfRef'])) });
       }
       const rows = [...found].map((text) => JSON.parse(text) as [AddressRole, string]).filter(([, base]) => /^https?:\/\/[^/]/.test(base) && base.length <= 1024);
       if (rows.length > 0) await knex(ADDRESSES).insert(rows.map(([role, base]) => ({ role, base })));
@@ -63,7 +66,7 @@ export function serviceFactsMigration(dialect: Dialect): Knex.Migration {
 
 /** The service's facts as the REST interface needs them. */
 export class ServiceFacts {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: ServiceFactsDatabase) {}
 
   /** The stable id of this service (made once, by the migration). */
   async uid(): Promise<string> {
@@ -95,6 +98,6 @@ export class ServiceFacts {
   }
 
   private guard<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

@@ -1,5 +1,8 @@
-import type { Database } from './contract/database.js';
+import type { Uses } from './contract/database.js';
 import { classifiedItems } from './errors.js';
+
+/** What storedVersions uses of the database. */
+export type StoredVersionsDatabase = Uses<'reader' | 'stream', { sql: 'columns'; driver: 'errors' }>;
 
 const HISTORY = 'resource_history';
 
@@ -20,11 +23,11 @@ export interface StoredVersion {
  * without a sort. The stream is no snapshot across kinds: writes that land meanwhile may or may
  * not be in it.
  */
-export function storedVersions(db: Database, kind: string): AsyncIterable<StoredVersion> {
+export function storedVersions(db: StoredVersionsDatabase, kind: string): AsyncIterable<StoredVersion> {
   const knex = db.reader;
-  const builder = knex(HISTORY).select('id', 'ts', 'deleted', db.dialect.columns.documentText(knex, 'doc')).where({ kind }).orderBy([{ column: 'id' }, { column: 'ts' }]);
+  const builder = knex(HISTORY).select('id', 'ts', 'deleted', db.dialect.sql.columns.documentText(knex, 'doc')).where({ kind }).orderBy([{ column: 'id' }, { column: 'ts' }]);
   const rows = db.stream(builder);
-  return classifiedItems(db.dialect.errors, {
+  return classifiedItems(db.dialect.driver.errors, {
     async *[Symbol.asyncIterator]() {
       for await (const row of rows) {
         const deleted = isTrue(row.deleted) || row.doc === null || row.doc === undefined;

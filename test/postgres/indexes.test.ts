@@ -54,7 +54,7 @@ describe('PostgreSQL: x-index fields are queried through their expression indexe
     const d = dialect();
     const parsed = parseQuery(query, 256);
     const compiler = new QueryCompiler(d);
-    const builder = knex('resource_current').select('id', 'ts', d.columns.documentText(knex, 'doc')).where({ kind: 'nodes' });
+    const builder = knex('resource_current').select('id', 'ts', d.sql.columns.documentText(knex, 'doc')).where({ kind: 'nodes' });
     compiler.where(builder, typeConditions(parsed.conditions, nodeKind.fields));
     compiler.orderBy(builder, parsed.sort, false);
     const { sql, bindings } = builder.toSQL();

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
-import type { Dialect } from '../contract/dialect.js';
+import type { Uses } from '../contract/database.js';
 import { chunks, rowsOf } from '../contract/rows.js';
 import {
   addElements,
@@ -20,7 +19,7 @@ import {
 } from './records.js';
 import type { ElementRecord, InstanceRecord, ObjectContent, ObjectRecord, PropertyInput, PropertyRecord } from './rows.js';
 import { ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
-import { TransactionPart } from './transaction-part.js';
+import { type CatalogDialect, TransactionPart } from './transaction-part.js';
 import { folded, numberValue, textKey, timeValue } from './values.js';
 
 const INSERT_PROPERTY = `INSERT INTO ${PROPERTIES} (object_id, parent_property_id, name, source, position) VALUES (?, ?, ?, ?, ?) RETURNING id`;
@@ -59,7 +58,7 @@ export class ContentReads extends TransactionPart {
 
   /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
   private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
-    const row = (await from.first(this.knex.raw(`${this.dialect.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+    const row = (await from.first(this.knex.raw(`${this.dialect.sql.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
     return JSON.parse(row.rows) as T[];
   }
 }
@@ -68,7 +67,7 @@ export class ContentReads extends TransactionPart {
 export class ContentWrites extends TransactionPart {
   constructor(
     knex: Knex.Transaction,
-    dialect: Dialect,
+    dialect: CatalogDialect,
     private readonly reads: ContentReads,
   ) {
     super(knex, dialect);
@@ -126,8 +125,8 @@ export class ContentWrites extends TransactionPart {
  * they hold: one statement on the reader, so one snapshot without a transaction and one round
  * trip (SQLite: one message to a reader thread instead of five; see objectIdQuery).
  */
-export async function objectsWithContent(db: Database, guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
-  const { columns } = db.dialect;
+export async function objectsWithContent(db: Uses<'reader', { sql: 'columns' }>, guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
+  const { columns } = db.dialect.sql;
   const list = (values: readonly string[]) => values.map(() => '?').join(', ');
   const targets = `SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`;
   const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));

@@ -99,7 +99,7 @@ export class GraphReads extends TransactionPart {
   }
 
   private inCreationOrder(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.columns.byteOrder('o.guid'));
+    return builder.orderBy('o.created_ms').orderByRaw(this.dialect.sql.columns.byteOrder('o.guid'));
   }
 
   private page(builder: Knex.QueryBuilder, offset: number, limit: number | undefined): void {

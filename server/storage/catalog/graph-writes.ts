@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../contract/dialect.js';
 import { chunks } from '../contract/rows.js';
 import type { GraphReads } from './graph-reads.js';
 import { ADD_LINK, DROP_EMPTY_PATHS, INSERT_OBJECT, INSERT_PATHS_FROM_PARENT, INSERT_SELF_PATH, OBJECT_BY_GUID, REMOVE_LINK_PATHS, REPOINT_FIRST_PARENT, SHARED_WITH_OUTSIDE } from './graph-sql.js';
 import { CHUNK, insertedId, objectRecord, type ObjectRow } from './records.js';
 import type { ObjectRecord } from './rows.js';
 import { CLOSURE, OBJECTS } from './tables.js';
-import { TransactionPart } from './transaction-part.js';
+import { type CatalogDialect, TransactionPart } from './transaction-part.js';
 
 /** What a new object is. */
 export interface NewObject {
@@ -23,7 +22,7 @@ export interface NewObject {
 export class GraphWrites extends TransactionPart {
   constructor(
     knex: Knex.Transaction,
-    dialect: Dialect,
+    dialect: CatalogDialect,
     private readonly reads: GraphReads,
   ) {
     super(knex, dialect);

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../contract/dialect.js';
+import type { DialectUses } from '../contract/database.js';
 import type { ConditionSet, ContextCondition, ElementCondition, ElementTest, ObjectCondition, Operand, PropertyCondition, PropertyTest, TargetQuery } from './conditions.js';
 import { CLOSURE, ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
 import { folded, textKey } from './values.js';
+
+/** What the catalog's condition compiler uses of the Dialect. */
+export type ConditionDialect = DialectUses<{ sql: 'columns' }>;
 
 /** A WHERE condition with its bound values, in placeholder order. */
 export interface SqlCondition {
@@ -50,10 +53,10 @@ export class ConditionCompiler {
   private readonly bindings: Knex.Value[] = [];
   private aliases = 0;
 
-  private constructor(private readonly dialect: Dialect) {}
+  private constructor(private readonly dialect: ConditionDialect) {}
 
   /** The condition that makes `o` a target of `query`. */
-  static target(dialect: Dialect, query: TargetQuery, alias: string): SqlCondition {
+  static target(dialect: ConditionDialect, query: TargetQuery, alias: string): SqlCondition {
     const compiler = new ConditionCompiler(dialect);
     const { context, target, visibleTo } = query;
     const inContext = context ? (key: string) => compiler.set(context, (c) => compiler.context(key, c, visibleTo)) : undefined;
@@ -147,7 +150,7 @@ export class ConditionCompiler {
       };
     const test = condition.test;
     if (test === undefined) return [select(() => undefined)];
-    const text = (e: string) => this.dialect.columns.byteOrder(`${e}.text_value`);
+    const text = (e: string) => this.dialect.sql.columns.byteOrder(`${e}.text_value`);
     switch (test.kind) {
       case 'exact':
         return [select((e) => `${e}.text_key = ${this.bind(textKey(test.text))} AND ${e}.text_value = ${this.bind(test.text)}`)];

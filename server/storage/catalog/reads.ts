@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../contract/dialect.js';
 import type { TargetQuery } from './conditions.js';
 import { ContentReads } from './content.js';
 import { GraphReads } from './graph-reads.js';
 import type { InstanceRecord, Link, ObjectContent, ObjectRecord, QueryDefinitionRecord, UserRecord } from './rows.js';
 import { QueryDefinitionReads } from './saved-queries.js';
+import type { CatalogDialect } from './transaction-part.js';
 import { UserReads } from './users.js';
 
 /**
@@ -20,7 +20,7 @@ export class CatalogReads {
 
   constructor(
     protected readonly knex: Knex.Transaction,
-    protected readonly dialect: Dialect,
+    protected readonly dialect: CatalogDialect,
   ) {
     this.graph = new GraphReads(knex, dialect);
     this.content = new ContentReads(knex, dialect);

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { classified } from '../errors.js';
+
+/** What the result streams use of the database. */
+export type ResultStreamsDatabase = Uses<'reader' | 'write', { driver: 'errors' }>;
 
 /** STREAMING results (docs/catalog-operations.md "STREAMING delivery"): one row per result… */
 export const RESULT_STREAMS = 'catalog_result_streams';
@@ -60,7 +63,7 @@ export class ResultStreamGone extends Error {}
 
 /** The stored STREAMING results: written whole in one transaction, read back piece by piece. */
 export class ResultStreamStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: ResultStreamsDatabase) {}
 
   /**
    * Store `pieces` (already at most CHUNK_CHARS each) under `id`, and delete every result that
@@ -105,6 +108,6 @@ export class ResultStreamStore {
   }
 
   private guard<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

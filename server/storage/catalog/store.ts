@@ -1,4 +1,4 @@
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { classified } from '../errors.js';
 import { objectsWithContent } from './content.js';
 import { CatalogReads } from './reads.js';
@@ -10,6 +10,9 @@ import { CatalogWrites } from './writes.js';
 export { CatalogReads } from './reads.js';
 export { CatalogWrites } from './writes.js';
 export type { NewObject } from './graph-writes.js';
+
+/** What the catalog store uses of the database. */
+export type CatalogDatabase = Uses<'reader' | 'keys' | 'write', { sql: 'columns'; driver: 'errors' | 'statements'; adapter: 'locking' }>;
 
 /** Most objectIds CatalogStore.objectsWithContent reads in its one statement. */
 export const OBJECTS_AT_ONCE = CHUNK;
@@ -28,7 +31,7 @@ const OWNER_LOCK = 'catalog-owner';
  * closure update under a parent, only races with writers holding that owner's lock.
  */
 export class CatalogStore {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CatalogDatabase) {}
 
   /**
    * How many users and objects there are: the counter rows the triggers keep (migration 0003),
@@ -55,12 +58,12 @@ export class CatalogStore {
   /** Run `work` in one write transaction holding the locks of `owners` (sorted: no deadlocks). */
   write<T>(owners: readonly string[], work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     return this.classified(() => this.db.write(async (trx) => {
-      await this.db.dialect.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
+      await this.db.dialect.adapter.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
       return work(new CatalogWrites(trx, this.db.dialect));
     }));
   }
 
   private classified<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

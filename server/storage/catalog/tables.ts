@@ -127,7 +127,7 @@ export const catalogMigration: Knex.Migration = {
  * transactions, so checkStatus reads a few rows instead of counting every object.
  */
 export function catalogCountsMigration(dialect: Dialect): Knex.Migration {
-  const triggers = [dialect.ddl.rowCountTriggers(USERS, COUNTS, 'users'), dialect.ddl.rowCountTriggers(OBJECTS, COUNTS, 'objects')];
+  const triggers = [dialect.sql.ddl.rowCountTriggers(USERS, COUNTS, 'users'), dialect.sql.ddl.rowCountTriggers(OBJECTS, COUNTS, 'objects')];
   return {
     async up(knex) {
       await knex.schema.createTable(COUNTS, (t) => {

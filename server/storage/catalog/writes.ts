@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../contract/dialect.js';
 import { Pacer } from '../pace.js';
 import { inSavepoint } from '../savepoint.js';
 import { ContentWrites } from './content.js';
@@ -7,6 +6,7 @@ import { GraphWrites, type NewObject } from './graph-writes.js';
 import { CatalogReads } from './reads.js';
 import type { ObjectRecord, PropertyInput, QueryDefinitionRecord, UserRecord } from './rows.js';
 import { QueryDefinitionWrites } from './saved-queries.js';
+import type { CatalogDialect } from './transaction-part.js';
 import { UserWrites } from './users.js';
 
 /** The savepoint around each item of a request (see CatalogWrites.attempt). */
@@ -15,7 +15,7 @@ const ITEM = 'catalog_item';
 /**
  * Reads and writes inside one write transaction. The statements of createObject's path (the
  * objectId lookups, the inserts of objects, paths, properties and elements, the savepoint of
- * each item) run as prepared SQL on the write's connection (Dialect.statements), not through
+ * each item) run as prepared SQL on the write's connection (Driver.statements), not through
  * the query builder: building each through knex cost more than SQLite spent running it. One
  * façade over the writes of the graph (graph-writes.ts), of what objects hold (content.ts), of
  * the users (users.ts) and of the saved queries (saved-queries.ts).
@@ -28,7 +28,7 @@ export class CatalogWrites extends CatalogReads {
   private readonly userWrites: UserWrites;
   private readonly definitionWrites: QueryDefinitionWrites;
 
-  constructor(knex: Knex.Transaction, dialect: Dialect) {
+  constructor(knex: Knex.Transaction, dialect: CatalogDialect) {
     super(knex, dialect);
     this.graphWrites = new GraphWrites(knex, dialect, this.graph);
     this.contentWrites = new ContentWrites(knex, dialect, this.content);
@@ -42,7 +42,7 @@ export class CatalogWrites extends CatalogReads {
    */
   async attempt<T>(work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
     try {
-      return await inSavepoint(this.dialect.statements, this.knex, ITEM, () => work(this));
+      return await inSavepoint(this.dialect.driver.statements, this.knex, ITEM, () => work(this));
     } finally {
       await this.pacer.breathe();
     }

@@ -4,6 +4,18 @@ import type { Knex } from 'knex';
 // tells other processes of commits, and copies itself. Part of storage's contract: it imports
 // nothing else of storage.
 
+/** What an engine does for the server beside its SQL: one of the Dialect's four groups. */
+export interface Adapter {
+  /** Writers of the same resources, and sections only one process may run. */
+  readonly locking: Locking;
+  /** The schema's prerequisites, the planner's statistics, the indexes present. */
+  readonly maintenance: Maintenance;
+  /** Word of committed changes between processes (see storage/change-feed.ts). */
+  readonly announcements: Announcements;
+  /** Online backups of the whole database (`npm run backup`, docs/running.md). */
+  readonly backup: Backup;
+}
+
 /** What a finished backup reports. */
 export interface BackupResult {
   /** The file written. */

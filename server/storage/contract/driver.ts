@@ -7,6 +7,18 @@ import type { Row, TextRun } from './rows.js';
 // errors mean, and an engine's limits. Part of storage's contract: it imports nothing else of
 // storage but the contract.
 
+/** How an engine is reached and what its driver says: one of the Dialect's four groups. */
+export interface Driver {
+  /** The pools: key reads, write transactions, streams (Connections.open makes a Pools). */
+  readonly connections: Connections;
+  /** Statements of write jobs run without the query builder, prepared once. */
+  readonly statements: WriteStatements;
+  /** What a driver's error means to the stores. */
+  readonly errors: ErrorClassifier;
+  /** What one statement may hold at most. */
+  readonly limits: StatementLimits;
+}
+
 /**
  * Single-row reads by key, the hot path of every GET: each distinct SQL text is prepared once per
  * connection and run without the query builder. Building, compiling and running a query through

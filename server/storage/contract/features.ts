@@ -7,6 +7,18 @@ import type { SqlFragment } from './sql.js';
 // engines (the history and its event log, reads of the past, manifests, measurement points).
 // Part of storage's contract: it imports nothing else of storage but the contract.
 
+/** The project's features that each engine stores its own way: one of the Dialect's four groups. */
+export interface Features {
+  /** Versions and their events: how they are written, numbered, and read back in order. */
+  readonly history: HistorySql;
+  /** Reads of the past: the stored history as it stood at an instant, and what changed between two. */
+  readonly time: TimeSql;
+  /** The triggers that keep each collection's manifest as writes happen (storage/manifests.ts). */
+  readonly manifests: ManifestSql;
+  /** The data points of the measurement store (storage/measurements/). */
+  readonly points: PointSql;
+}
+
 /** The manifests' upkeep (storage/manifest-upkeep.ts): its triggers, and what builds the sets of stored documents. */
 export interface ManifestSql {
   /** The triggers on `resource_current` (and what they call) that add each written document's values. */

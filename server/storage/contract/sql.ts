@@ -6,6 +6,16 @@ import type { Comparison, ScalarType } from '../../query/tree.js';
 
 export type { Comparison, ScalarType } from '../../query/tree.js';
 
+/** The SQL an engine writes its own way: one of the Dialect's four groups. */
+export interface SqlText {
+  /** Conditions and ordering on JSON documents (the query language). */
+  readonly json: JsonSql;
+  /** How document columns are written and read. */
+  readonly columns: ColumnSql;
+  /** Tables, indexes and triggers. */
+  readonly ddl: SchemaSql;
+}
+
 /** Where a JSON value comes from: the document column, or one element of an array being searched. */
 export type JsonSource = { readonly kind: 'column'; readonly column: string } | { readonly kind: 'element'; readonly alias: string };
 

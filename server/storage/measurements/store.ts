@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { SortKey } from '../../query/syntax.js';
 import type { Condition } from '../../query/tree.js';
 import { nowMicros } from '../clock.js';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import type { Row } from '../contract/rows.js';
 import type { StatementResult } from '../contract/driver.js';
 import { classified, SeriesMissing, StorageUnavailable } from '../errors.js';
@@ -12,6 +12,9 @@ import { QueryCompiler } from '../query-sql.js';
 import { Pacer } from '../pace.js';
 import type { ResourceStore } from '../resource-store.js';
 import { POINTS, SERIES } from './tables.js';
+
+/** What the measurement store uses of the database. */
+export type MeasurementDatabase = Uses<'reader' | 'keys' | 'stream', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking'; features: 'history' | 'points' }>;
 
 /**
  * Points per INSERT: a batch goes in slices with the Pacer between them, so reads wait for a
@@ -126,7 +129,7 @@ export class MeasurementStore {
   private readonly sql: { readonly series: string; readonly count: string; readonly expired: string; readonly oldestBeyond: string; readonly newest: string; readonly newestOldestFirst: string };
 
   constructor(
-    private readonly db: Database,
+    private readonly db: MeasurementDatabase,
     /** Whose writes this store's go through, so that its commit listeners (the change feed) hear them. */
     private readonly resources: ResourceStore,
   ) {
@@ -135,8 +138,8 @@ export class MeasurementStore {
       series: `SELECT mid, metadata_url, collection_size, ttl, datum_schema, points, ts FROM ${SERIES} WHERE mid = ?`,
       count: `UPDATE ${SERIES} SET points = ? WHERE mid = ?`,
       expired: `DELETE FROM ${POINTS} WHERE mid = ? AND ts < ?`,
-      newest: `SELECT ${db.dialect.columns.documentArray('doc', 'ts DESC')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
-      newestOldestFirst: `SELECT ${db.dialect.columns.documentArray('doc', 'ts')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
+      newest: `SELECT ${db.dialect.sql.columns.documentArray('doc', 'ts DESC')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
+      newestOldestFirst: `SELECT ${db.dialect.sql.columns.documentArray('doc', 'ts')} AS body FROM (SELECT ts, doc FROM ${POINTS} WHERE mid = ? AND ts >= ? ORDER BY ts DESC LIMIT ?) AS page`,
       // The `ts` of the n-th oldest point (0-based): everything up to it goes.
       oldestBeyond: `DELETE FROM ${POINTS} WHERE mid = ? AND ts <= (SELECT ts FROM ${POINTS} WHERE mid = ? ORDER BY ts LIMIT 1 OFFSET ?)`,
     };
@@ -150,7 +153,7 @@ export class MeasurementStore {
   async register(registration: SeriesRegistration, registeredAt?: number): Promise<{ readonly series: Series; readonly created: boolean }> {
     const now = nowMicros();
     return this.write(async (trx) => {
-      await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [registration.mid]);
+      await this.db.dialect.adapter.locking.lockResources(trx, DATA_COLLECTION, [registration.mid]);
       const [row] = (await this.run(trx, this.sql.series, [registration.mid])).rows as readonly SeriesRow[];
       const columns = [registration.metadataUrl, registration.collectionSize, registration.ttl, registration.datumSchema];
       if (!row) {
@@ -206,7 +209,7 @@ export class MeasurementStore {
     });
     const mids = [...merged.keys()];
     return this.write(async (trx) => {
-      await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, mids);
+      await this.db.dialect.adapter.locking.lockResources(trx, DATA_COLLECTION, mids);
       const rows = new Map<string, Series>();
       for (const mid of mids) {
         const [row] = (await this.run(trx, this.sql.series, [mid])).rows as readonly SeriesRow[];
@@ -232,7 +235,7 @@ export class MeasurementStore {
         let stored = 0;
         // In slices, so that a large batch gives the event loop its turns (reads wait for a slice, not for the batch).
         for (let from = 0; from < points.length; from += INSERT_SLICE) {
-          stored += (await this.run(trx, this.db.dialect.points.insertFromJson, [mid, events[i], JSON.stringify(points.slice(from, from + INSERT_SLICE))])).changes;
+          stored += (await this.run(trx, this.db.dialect.features.points.insertFromJson, [mid, events[i], JSON.stringify(points.slice(from, from + INSERT_SLICE))])).changes;
           await pacer.breathe();
         }
         const dropped = await this.prune(trx, mid, series.points + stored, series.collectionSize, cutoff);
@@ -252,7 +255,7 @@ export class MeasurementStore {
     let deleted = 0;
     for (const { mid } of mortal) {
       deleted += await this.write(async (trx) => {
-        await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [mid]);
+        await this.db.dialect.adapter.locking.lockResources(trx, DATA_COLLECTION, [mid]);
         const [row] = (await this.run(trx, this.sql.series, [mid])).rows as readonly SeriesRow[];
         if (!row) return 0;
         const series = seriesOf(row);
@@ -278,7 +281,7 @@ export class MeasurementStore {
   }
 
   private run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult> {
-    return this.db.dialect.statements.run(trx, sql, bindings);
+    return this.db.dialect.driver.statements.run(trx, sql, bindings);
   }
 
   /** The points a selection reads, in its order (newest first unless sorted), and the SQL of that order. */
@@ -293,7 +296,7 @@ export class MeasurementStore {
       const direction = key.descending ? 'DESC' : 'ASC';
       const nulls = key.descending ? 'NULLS LAST' : 'NULLS FIRST';
       const path = key.field.join('.');
-      for (const expression of path === 'ts' ? ['ts'] : this.db.dialect.json.sortKeys('doc', key.field)) order.push(`${expression} ${direction} ${nulls}`);
+      for (const expression of path === 'ts' ? ['ts'] : this.db.dialect.sql.json.sortKeys('doc', key.field)) order.push(`${expression} ${direction} ${nulls}`);
     }
     order.push('ts DESC');
     builder.orderByRaw(order.join(', ')).limit(selection.limit);
@@ -311,7 +314,7 @@ export class MeasurementStore {
     const { builder, order } = this.selected(series, selection, now, 'doc');
     const knex = this.db.reader;
     return this.read(async () => {
-      const row = (await knex.select(knex.raw(`${this.db.dialect.columns.documentArray('doc', selection.oldestFirst ? 'ts' : order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
+      const row = (await knex.select(knex.raw(`${this.db.dialect.sql.columns.documentArray('doc', selection.oldestFirst ? 'ts' : order)} AS body`)).from(builder.as('page')).first()) as { body: string } | undefined;
       return row?.body ?? '[]';
     });
   }
@@ -332,10 +335,10 @@ export class MeasurementStore {
 
   /** The live points of a series that match, as stored JSON texts, streamed (any number of them). */
   points(series: Series, selection: PointSelection, now = nowMicros()): AsyncIterable<string> {
-    const { builder } = this.selected(series, selection, now, this.db.dialect.columns.documentText(this.db.reader, 'doc'));
+    const { builder } = this.selected(series, selection, now, this.db.dialect.sql.columns.documentText(this.db.reader, 'doc'));
     const ordered = selection.oldestFirst ? this.db.reader.select('doc').from(builder.as('page')).orderBy('ts') : builder;
     const rows = this.db.stream(ordered, selection.limit);
-    const errors = this.db.dialect.errors;
+    const errors = this.db.dialect.driver.errors;
     return {
       async *[Symbol.asyncIterator]() {
         try {
@@ -350,7 +353,7 @@ export class MeasurementStore {
   /** Delete a series and its points; false when there was none. Subscribers hear a DELETE. */
   async remove(mid: string): Promise<boolean> {
     return this.write(async (trx) => {
-      await this.db.dialect.locking.lockResources(trx, DATA_COLLECTION, [mid]);
+      await this.db.dialect.adapter.locking.lockResources(trx, DATA_COLLECTION, [mid]);
       const removed = await trx(SERIES).where('mid', mid).delete();
       if (removed === 0) return false;
       await trx(POINTS).where('mid', mid).delete();
@@ -371,7 +374,7 @@ export class MeasurementStore {
       for (let i = 0; i < events.length; i += 50) {
         const part = events.slice(i, i + 50);
         const rows = (await knex(POINTS)
-          .select('event', this.db.dialect.columns.documentText(knex, 'doc'))
+          .select('event', this.db.dialect.sql.columns.documentText(knex, 'doc'))
           .where((where) => {
             for (const event of part) where.orWhere((one) => one.where('mid', event.id).where('ts', '>=', event.ts).where('event', event.event));
           })
@@ -391,6 +394,6 @@ export class MeasurementStore {
   }
 
   private read<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

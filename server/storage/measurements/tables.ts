@@ -23,7 +23,7 @@ export function measurementsMigration(dialect: Dialect): Knex.Migration {
   return {
     async up(knex) {
       await knex.schema.createTable(SERIES, (t) => {
-        t.specificType('mid', dialect.ddl.keyType(256)).primary();
+        t.specificType('mid', dialect.sql.ddl.keyType(256)).primary();
         t.text('metadata_url').notNullable();
         t.bigInteger('collection_size').notNullable();
         t.double('ttl').notNullable();
@@ -32,9 +32,9 @@ export function measurementsMigration(dialect: Dialect): Knex.Migration {
         t.bigInteger('ts').notNullable();
       });
       // The key is the table where the engine can: one b-tree, not a table and its key's index.
-      const key = dialect.ddl.keyType(256);
-      const doc = dialect.ddl.documentType;
-      await knex.raw(`CREATE TABLE ${POINTS} (mid ${key} NOT NULL, ts double precision NOT NULL, doc ${doc} NOT NULL, event bigint NOT NULL, PRIMARY KEY (mid, ts))${dialect.ddl.keyOnlyTable}`);
+      const key = dialect.sql.ddl.keyType(256);
+      const doc = dialect.sql.ddl.documentType;
+      await knex.raw(`CREATE TABLE ${POINTS} (mid ${key} NOT NULL, ts double precision NOT NULL, doc ${doc} NOT NULL, event bigint NOT NULL, PRIMARY KEY (mid, ts))${dialect.sql.ddl.keyOnlyTable}`);
     },
     async down(knex) {
       await knex.schema.dropTable(POINTS);

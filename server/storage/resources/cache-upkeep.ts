@@ -1,5 +1,5 @@
 import type { CurrentCache } from '../current-cache.js';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import type { Representation } from '../contract/representation.js';
 
 /** A resource, by its key. */
@@ -15,7 +15,7 @@ export interface ResourceKey {
  */
 export class CacheUpkeep {
   constructor(
-    private readonly db: Database,
+    private readonly db: Uses<never, { sql: 'columns' }>,
     private readonly cache?: CurrentCache,
   ) {}
 
@@ -26,7 +26,7 @@ export class CacheUpkeep {
    */
   stored(kind: string, representation: Representation): void {
     if (!this.cache) return;
-    if (this.db.dialect.columns.keepsText) this.cache.put(kind, representation);
+    if (this.db.dialect.sql.columns.keepsText) this.cache.put(kind, representation);
     else this.cache.forget(kind, representation.id);
   }
 

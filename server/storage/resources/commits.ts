@@ -1,6 +1,9 @@
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import type { ReadLease, WriteJob } from '../contract/driver.js';
 import { classified } from '../errors.js';
+
+/** What the writer uses of the database. */
+export type CommitsDatabase = Uses<'write' | 'lease', { driver: 'errors'; adapter: 'announcements' }>;
 
 /**
  * The resource store's writer: every write of it runs through `committed`, which classifies the
@@ -12,7 +15,7 @@ export class Commits {
   /** The listeners will be told on the next turn (see committed). */
   private telling = false;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CommitsDatabase) {}
 
   /** Call `listener` after each committed write (the change feed reads the event log then). */
   onCommitted(listener: () => void): void {
@@ -38,13 +41,13 @@ export class Commits {
    * writes' answers). The writes of one turn share one read, and one announcement.
    */
   async committed<T>(work: () => Promise<T>): Promise<T> {
-    const result = await classified(this.db.dialect.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
+    const result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
     if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
         this.telling = false;
         for (const listener of this.listeners) listener();
-        this.db.dialect.announcements.announce();
+        this.db.dialect.adapter.announcements.announce();
       });
     }
     return result;

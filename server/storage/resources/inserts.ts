@@ -1,5 +1,5 @@
 import { nextTs } from '../clock.js';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { PreconditionFailed, ResourceConflict } from '../errors.js';
 import { chunks, rowsOf } from '../contract/rows.js';
 import type { CacheUpkeep } from './cache-upkeep.js';
@@ -10,6 +10,9 @@ import type { Inserted, NewResource } from './types.js';
 /** Rows per INSERT statement in a batch; well under every dialect's bind-parameter limit. */
 const INSERT_CHUNK = 200;
 
+/** What the inserts use of the database. */
+export type InsertsDatabase = Uses<'append' | 'insertIf', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
+
 /**
  * Inserts of resources of any kinds, all or nothing: appended where the server made every id,
  * in one statement where the engine can check and store at once (Pools.insertIf), else in one
@@ -17,7 +20,7 @@ const INSERT_CHUNK = 200;
  */
 export class Inserts {
   constructor(
-    private readonly db: Database,
+    private readonly db: InsertsDatabase,
     private readonly sql: KeySql,
     private readonly commits: Commits,
     private readonly upkeep: CacheUpkeep,
@@ -51,7 +54,7 @@ export class Inserts {
         const newest = new Map<string, { ts: number; live: boolean }>();
         for (const [kind, set] of chosen) {
           const keys = [...set];
-          await this.db.dialect.locking.lockResources(trx, kind, keys);
+          await this.db.dialect.adapter.locking.lockResources(trx, kind, keys);
           for (const part of chunks(keys, INSERT_CHUNK)) {
             const rows = await sql.rows(
               `SELECT h.id, MAX(h.ts) AS ts, MAX(CASE WHEN c.id IS NULL THEN 0 ELSE 1 END) AS live FROM ${HISTORY} h LEFT JOIN ${CURRENT} c ON c.kind = h.kind AND c.id = h.id WHERE h.kind = ? AND h.id IN (${rowsOf('?', part.length)}) GROUP BY h.id`,
@@ -81,7 +84,7 @@ export class Inserts {
           stored.push(version);
           if (before === undefined) fresh.add(version);
         }
-        await this.db.dialect.history.storeVersions(
+        await this.db.dialect.features.history.storeVersions(
           trx,
           // A new version of a live resource; a POST made it, which UNIS's WebSocket says (events.ts).
           stored.map((r) => ({ kind: r.kind, id: r.id, ts: r.ts, doc: r.doc, action: r.replaced ? 'REPOST' : 'POST', fresh: fresh.has(r) })),

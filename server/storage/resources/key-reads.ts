@@ -1,8 +1,11 @@
 import type { CurrentCache } from '../current-cache.js';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { classified } from '../errors.js';
 import type { Representation } from '../contract/representation.js';
 import type { CurrentRow, KeySql } from './statements.js';
+
+/** What the key reads use of the database. */
+export type KeyReadsDatabase = Uses<'keys', { driver: 'errors' }>;
 
 /**
  * Reads by key: the newest live representation (from the read cache where there is one), one
@@ -15,7 +18,7 @@ export class KeyReads {
    *   database's only writer (see CurrentCache).
    */
   constructor(
-    private readonly db: Database,
+    private readonly db: KeyReadsDatabase,
     private readonly sql: KeySql,
     private readonly cache?: CurrentCache,
   ) {}
@@ -94,6 +97,6 @@ export class KeyReads {
   }
 
   private read<T>(work: () => Promise<T>): Promise<T> {
-    return classified(this.db.dialect.errors, work);
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import type { TextRun } from '../contract/rows.js';
 import { classifiedItems } from '../errors.js';
 import { QueryCompiler } from '../query-sql.js';
 import type { Representation } from '../contract/representation.js';
 import { CURRENT, docColumn, HISTORY } from './statements.js';
 import type { ChangeEntry, ChangeKind, Selection } from './types.js';
+
+/** What the lists use of the database. */
+export type ListsDatabase = Uses<'reader' | 'stream' | 'streamTexts', { sql: 'json' | 'columns'; driver: 'errors' | 'limits'; features: 'time' }>;
 
 /**
  * Reads of many resources: a kind's list (now or at an instant), one resource's versions, the
@@ -16,7 +19,7 @@ import type { ChangeEntry, ChangeKind, Selection } from './types.js';
 export class Lists {
   private readonly compiler: QueryCompiler;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: ListsDatabase) {
     this.compiler = new QueryCompiler(db.dialect);
   }
 
@@ -39,7 +42,7 @@ export class Lists {
   listTexts(kind: string, selection: Selection, run: TextRun): AsyncIterable<string> {
     const builder = this.resources(kind, selection.at).select('id', docColumn(this.db, this.db.reader));
     this.order(builder, selection, false);
-    return classifiedItems(this.db.dialect.errors, this.db.streamTexts(builder, run));
+    return classifiedItems(this.db.dialect.driver.errors, this.db.streamTexts(builder, run));
   }
 
   /**
@@ -50,12 +53,12 @@ export class Lists {
    */
   changes(kind: string, since: number, until: number, selection: Selection): AsyncIterable<ChangeEntry> {
     const knex = this.db.reader;
-    const columns = this.db.dialect.columns;
-    const { sql, bindings } = this.db.dialect.time.changes(kind, since, until);
+    const columns = this.db.dialect.sql.columns;
+    const { sql, bindings } = this.db.dialect.features.time.changes(kind, since, until);
     const builder = knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[])).select('id', 'ts', 'bts', columns.documentText(knex, 'bdoc'), columns.documentText(knex, 'adoc'));
     this.order(builder, selection, false);
     const rows = this.db.stream(builder, selection.limit);
-    return classifiedItems(this.db.dialect.errors, {
+    return classifiedItems(this.db.dialect.driver.errors, {
       async *[Symbol.asyncIterator]() {
         for await (const row of rows) {
           const id = String(row.id);
@@ -72,7 +75,7 @@ export class Lists {
   private resources(kind: string, at: number | undefined): Knex.QueryBuilder {
     const knex = this.db.reader;
     if (at === undefined) return knex(CURRENT).where({ kind });
-    const { sql, bindings } = this.db.dialect.time.stateAt(kind, at);
+    const { sql, bindings } = this.db.dialect.features.time.stateAt(kind, at);
     return knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[]));
   }
 
@@ -81,7 +84,7 @@ export class Lists {
     const rows = this.db.stream(builder, selection.limit);
     // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
     const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
-    return classifiedItems(this.db.dialect.errors, {
+    return classifiedItems(this.db.dialect.driver.errors, {
       async *[Symbol.asyncIterator]() {
         for await (const row of rows) {
           const id = String(row.id);

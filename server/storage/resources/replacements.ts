@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { nextTs } from '../clock.js';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import { PreconditionFailed, ResourceConflict, ResourceMissing } from '../errors.js';
 import type { Representation } from '../contract/representation.js';
 import type { CacheUpkeep } from './cache-upkeep.js';
@@ -9,6 +9,9 @@ import type { KeyReads } from './key-reads.js';
 import { type CurrentRow, type JobSql, jobSql, type KeySql } from './statements.js';
 import type { Expectation, ReplaceOptions, WriteOptions } from './types.js';
 
+/** What the writes of one live resource use of the database. */
+export type ReplacementsDatabase = Uses<'replaceIf', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
+
 /**
  * Writes of one live resource: a new version built from the newest one, or its deletion. Where
  * the engine has it (Pools.replaceIf) a compare-and-set on its current row first, else one
@@ -16,7 +19,7 @@ import type { Expectation, ReplaceOptions, WriteOptions } from './types.js';
  */
 export class Replacements {
   constructor(
-    private readonly db: Database,
+    private readonly db: ReplacementsDatabase,
     private readonly sql: KeySql,
     private readonly commits: Commits,
     private readonly upkeep: CacheUpkeep,
@@ -40,7 +43,7 @@ export class Replacements {
       }
       const ts = nextTs(current.ts);
       const doc = JSON.stringify(change(JSON.parse(current.doc), ts));
-      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
+      await this.db.dialect.features.history.storeVersions(trx, [{ kind, id, ts, doc, action: 'PUT' }]);
       return { id, ts, doc };
     }));
     this.upkeep.stored(kind, updated);
@@ -53,7 +56,7 @@ export class Replacements {
     await this.upkeep.cached([{ kind, id }], () => this.commits.write(async (trx) => {
       const sql = jobSql(this.db, trx);
       const current = await this.lockedCurrent(trx, sql, kind, id, options.expect);
-      await this.db.dialect.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
+      await this.db.dialect.features.history.storeVersions(trx, [{ kind, id, ts: nextTs(current.ts), doc: null, action: 'DELETE' }]);
     }));
     this.upkeep.forget(kind, id);
   }
@@ -82,7 +85,7 @@ export class Replacements {
 
   /** The newest live version, once the resource is locked; ResourceMissing or PreconditionFailed as `expect` says. */
   private async lockedCurrent(trx: Knex.Transaction, sql: JobSql, kind: string, id: string, expect: Expectation | undefined): Promise<{ ts: number; doc: string }> {
-    await this.db.dialect.locking.lockResources(trx, kind, [id]);
+    await this.db.dialect.adapter.locking.lockResources(trx, kind, [id]);
     const [row] = (await sql.rows(this.sql.current, [kind, id])) as unknown as CurrentRow[];
     if (!row) throw new ResourceMissing();
     const ts = Number(row.ts);

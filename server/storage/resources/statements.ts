@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../contract/database.js';
+import type { Uses } from '../contract/database.js';
 import type { Row } from '../contract/rows.js';
 
 export const HISTORY = 'resource_history';
@@ -23,12 +23,12 @@ export interface KeySql {
 }
 
 /** The document as text, in the database's own form of it (ColumnSql.documentText). */
-export function docColumn(db: Database, knex: Knex): Knex.Raw | string {
-  return db.dialect.columns.documentText(knex, 'doc');
+export function docColumn(db: Uses<never, { sql: 'columns' }>, knex: Knex): Knex.Raw | string {
+  return db.dialect.sql.columns.documentText(knex, 'doc');
 }
 
 /** The key statements, for the key reader (storage/key-reader.ts) and for write jobs. */
-export function keySql(db: Database): KeySql {
+export function keySql(db: Uses<'reader', { sql: 'columns' }>): KeySql {
   const doc = docColumn(db, db.reader).toString();
   return {
     current: `SELECT ts, ${doc} FROM ${CURRENT} WHERE kind = ? AND id = ?`,
@@ -49,8 +49,8 @@ export interface JobSql {
 }
 
 /** A job's plain SQL: the dialect's prepared write statements (SQLite: no query builder). */
-export function jobSql(db: Database, trx: Knex.Transaction): JobSql {
-  const statements = db.dialect.statements;
+export function jobSql(db: Uses<never, { driver: 'statements' }>, trx: Knex.Transaction): JobSql {
+  const statements = db.dialect.driver.statements;
   return {
     rows: async (sql, bindings) => (await statements.run(trx, sql, bindings)).rows,
     run: async (sql, bindings) => {

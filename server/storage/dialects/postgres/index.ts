@@ -22,21 +22,9 @@ export function postgresDialect(databaseUrl: string): Dialect {
   const settings = postgresSettings(databaseUrl);
   const locking = new PostgresLocking(settings);
   return {
-    name: 'postgres',
-    json: postgresJson,
-    columns: postgresColumns,
-    ddl: postgresDdl,
-    connections: new PostgresConnections(settings, locking.keyPrefix),
-    locking,
-    maintenance: new PostgresMaintenance(settings.schema),
-    errors: postgresErrors,
-    points: postgresPoints,
-    statements: postgresStatements,
-    history: postgresHistory,
-    limits: { bindings: 65_535 },
-    backup: new PostgresBackup(settings),
-    manifests: postgresManifests,
-    time: postgresTime,
-    announcements: new PostgresAnnouncements(settings),
+    sql: { json: postgresJson, columns: postgresColumns, ddl: postgresDdl },
+    driver: { connections: new PostgresConnections(settings, locking.keyPrefix), statements: postgresStatements, errors: postgresErrors, limits: { bindings: 65_535 } },
+    adapter: { locking, maintenance: new PostgresMaintenance(settings.schema), announcements: new PostgresAnnouncements(settings), backup: new PostgresBackup(settings) },
+    features: { history: postgresHistory, time: postgresTime, manifests: postgresManifests, points: postgresPoints },
   };
 }

@@ -27,21 +27,9 @@ export function sqliteDialect(databaseUrl: string): Dialect {
   const filename = path.resolve(location);
   mkdirSync(path.dirname(filename), { recursive: true });
   return {
-    name: 'sqlite',
-    json: sqliteJson,
-    columns: sqliteColumns,
-    ddl: sqliteDdl,
-    connections: new SqliteConnections(filename),
-    locking: sqliteLocking,
-    maintenance: new SqliteMaintenance(filename),
-    errors: sqliteErrors,
-    points: sqlitePoints,
-    statements: sqliteStatements,
-    history: sqliteHistory,
-    limits: { bindings: 32_766 },
-    backup: new SqliteBackup(filename),
-    manifests: sqliteManifests,
-    time: sqliteTime,
-    announcements: sqliteAnnouncements,
+    sql: { json: sqliteJson, columns: sqliteColumns, ddl: sqliteDdl },
+    driver: { connections: new SqliteConnections(filename), statements: sqliteStatements, errors: sqliteErrors, limits: { bindings: 32_766 } },
+    adapter: { locking: sqliteLocking, maintenance: new SqliteMaintenance(filename), announcements: sqliteAnnouncements, backup: new SqliteBackup(filename) },
+    features: { history: sqliteHistory, time: sqliteTime, manifests: sqliteManifests, points: sqlitePoints },
   };
 }
