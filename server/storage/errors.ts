@@ -54,8 +54,14 @@ export class QueryTooLarge extends Error {
   }
 }
 
-/** The dialect's errors that mean something to the client, as this module's classes; others as they are. */
-export function classify(errors: ErrorClassifier, error: unknown): unknown {
+/**
+ * The dialect's errors that mean something to the client, as this module's classes; others as
+ * they are. With `conflict`, a unique violation is ResourceConflict(conflict). An error that is
+ * one of these classes already stays as it is (work classified inside work classified).
+ */
+export function classify(errors: ErrorClassifier, error: unknown, conflict?: string): unknown {
+  if (error instanceof StorageUnavailable || error instanceof QueryTooLarge || error instanceof ResourceConflict) return error;
+  if (conflict !== undefined && errors.isUniqueViolation(error)) return new ResourceConflict(conflict);
   if (errors.isUnavailable(error)) return new StorageUnavailable(error);
   if (errors.isQueryTooLarge(error)) return new QueryTooLarge(error);
   return error;
@@ -73,11 +79,27 @@ export class SeriesMissing extends Error {
   }
 }
 
-/** Run storage work with the dialect's errors classified (StorageUnavailable, QueryTooLarge). */
-export async function classified<T>(errors: ErrorClassifier, work: () => Promise<T> | PromiseLike<T>): Promise<T> {
+/**
+ * Run storage work with the dialect's errors classified (StorageUnavailable, QueryTooLarge; with
+ * `conflict`, a unique violation as ResourceConflict): the one wrapper of the stores.
+ */
+export async function classified<T>(errors: ErrorClassifier, work: () => Promise<T> | PromiseLike<T>, conflict?: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw classify(errors, error);
+    throw classify(errors, error, conflict);
   }
+}
+
+/** `items` as they are iterated, with the dialect's errors classified as `classified` does. */
+export function classifiedItems<T>(errors: ErrorClassifier, items: AsyncIterable<T>): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      try {
+        yield* items;
+      } catch (error) {
+        throw classify(errors, error);
+      }
+    },
+  };
 }

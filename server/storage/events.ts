@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { DialectUses, Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
 import { EVENT_COUNTER, EVENTS, positionOf, START, type Change, type ChangeAction, type ChangeEvent, type Floor, type Position, type RecordedAction } from './contract/events.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 
 /** What the event log's reader uses of the database. */
 export type EventLogDatabase = Uses<'reader' | 'keys', { sql: 'columns'; driver: 'errors'; features: 'history' }>;
@@ -175,11 +175,7 @@ export class EventLog {
     });
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

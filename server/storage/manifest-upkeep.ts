@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
 import type { Uses } from './contract/database.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 import { MANIFEST_STATE, MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
 import { Pacer } from './pace.js';
 import { SERVICE } from './service-facts.js';
@@ -183,11 +183,7 @@ export class ManifestUpkeep {
     return rows.filter((row) => Number(row.value) > now).length;
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

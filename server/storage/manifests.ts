@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_STATE, MANIFEST_TABLE, MAX_FIELD, MAX_VALUE } from './manifest-sql.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 import { keptState } from './manifest-upkeep.js';
 import { SERVICE } from './service-facts.js';
 
@@ -87,11 +87,7 @@ export class Manifests {
     }));
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

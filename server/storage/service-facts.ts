@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
-import { StorageUnavailable } from './errors.js';
+import { classified } from './errors.js';
 
 /** What the service's facts use of the database. */
 export type ServiceFactsDatabase = Uses<'reader' | 'writer' | 'keys', { sql: 'json' | 'columns'; driver: 'errors' }>;
@@ -97,11 +97,7 @@ export class ServiceFacts {
     return this.guard(async () => ((await this.db.reader(ADDRESSES).select('role', 'base')) as BaseAddress[]).map((row) => ({ role: row.role, base: row.base })));
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

@@ -1,5 +1,5 @@
 import type { Uses } from './contract/database.js';
-import { classify } from './errors.js';
+import { classifiedItems } from './errors.js';
 
 /** What storedVersions uses of the database. */
 export type StoredVersionsDatabase = Uses<'reader' | 'stream', { sql: 'columns'; driver: 'errors' }>;
@@ -27,19 +27,14 @@ export function storedVersions(db: StoredVersionsDatabase, kind: string): AsyncI
   const knex = db.reader;
   const builder = knex(HISTORY).select('id', 'ts', 'deleted', db.dialect.sql.columns.documentText(knex, 'doc')).where({ kind }).orderBy([{ column: 'id' }, { column: 'ts' }]);
   const rows = db.stream(builder);
-  const errors = db.dialect.driver.errors;
-  return {
+  return classifiedItems(db.dialect.driver.errors, {
     async *[Symbol.asyncIterator]() {
-      try {
-        for await (const row of rows) {
-          const deleted = isTrue(row.deleted) || row.doc === null || row.doc === undefined;
-          yield { id: String(row.id), ts: Number(row.ts), doc: deleted ? null : String(row.doc) };
-        }
-      } catch (error) {
-        throw classify(errors, error);
+      for await (const row of rows) {
+        const deleted = isTrue(row.deleted) || row.doc === null || row.doc === undefined;
+        yield { id: String(row.id), ts: Number(row.ts), doc: deleted ? null : String(row.doc) };
       }
     },
-  };
+  });
 }
 
 /** A boolean column as each engine returns it (SQLite: 0/1). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Uses } from '../contract/database.js';
-import { StorageUnavailable } from '../errors.js';
+import { classified } from '../errors.js';
 
 /** What the result streams use of the database. */
 export type ResultStreamsDatabase = Uses<'reader' | 'write', { driver: 'errors' }>;
@@ -107,11 +107,7 @@ export class ResultStreamStore {
     );
   }
 
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw this.db.dialect.driver.errors.isUnavailable(error) ? new StorageUnavailable(error) : error;
-    }
+  private guard<T>(work: () => Promise<T>): Promise<T> {
+    return classified(this.db.dialect.driver.errors, work);
   }
 }

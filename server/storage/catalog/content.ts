@@ -1,0 +1,147 @@
+import type { Knex } from 'knex';
+import type { Uses } from '../contract/database.js';
+import { chunks, rowsOf } from '../contract/rows.js';
+import {
+  addElements,
+  addProperties,
+  CHUNK,
+  ELEMENT_ORDER,
+  ELEMENT_ROW_COLUMNS,
+  type ElementRow,
+  insertedId,
+  OBJECT_COLUMNS,
+  OBJECT_ROW_KEYS,
+  objectRecord,
+  type ObjectRow,
+  PROPERTY_COLUMNS,
+  PROPERTY_ORDER,
+  type PropertyRow,
+} from './records.js';
+import type { ElementRecord, InstanceRecord, ObjectContent, ObjectRecord, PropertyInput, PropertyRecord } from './rows.js';
+import { ELEMENTS, OBJECTS, PROPERTIES } from './tables.js';
+import { type CatalogDialect, TransactionPart } from './transaction-part.js';
+import { folded, numberValue, textKey, timeValue } from './values.js';
+
+const INSERT_PROPERTY = `INSERT INTO ${PROPERTIES} (object_id, parent_property_id, name, source, position) VALUES (?, ?, ?, ?, ?) RETURNING id`;
+const ELEMENT_COLUMNS = '(property_id, ordinal, name, source, shorthand, text_value, text_folded, text_key, num_value, time_value)';
+/** One element's values; `shorthand` is bound as 1 or 0, which both engines cast to their boolean. */
+const ELEMENT_VALUES = '(?, ?, ?, ?, CAST(? AS BOOLEAN), ?, ?, ?, ?, ?)';
+
+/** What objects hold: their property instances (top-level and nested) and the elements of each. */
+export class ContentReads extends TransactionPart {
+  /** All property instances (top-level and nested) and elements of these objects, in stored order. */
+  async properties(objectIds: readonly number[]): Promise<ObjectContent> {
+    const properties: PropertyRecord[] = [];
+    const elements: ElementRecord[] = [];
+    for (const part of chunks(objectIds, CHUNK)) {
+      // Two rows of JSON text rather than a row object per property and per element.
+      addProperties(properties, await this.jsonRows<PropertyRow>(this.knex(PROPERTIES).whereIn('object_id', part), PROPERTY_COLUMNS, PROPERTY_ORDER));
+      addElements(elements, await this.jsonRows<ElementRow>(this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part), ELEMENT_ROW_COLUMNS, ELEMENT_ORDER));
+    }
+    return { properties, elements };
+  }
+
+  /** The object's top-level instances of (name, source), by position. */
+  async instances(objectId: number, name: string, source: string): Promise<InstanceRecord[]> {
+    const rows = (await this.knex(PROPERTIES)
+      .select('id', 'position')
+      .where({ object_id: objectId, name, source })
+      .whereNull('parent_property_id')
+      .orderBy(['position', 'id'])) as { id: number | string; position: number | string }[];
+    return rows.map((r) => ({ id: Number(r.id), position: Number(r.position) }));
+  }
+
+  /** True when (name, source) occurs on the object only as a sub-property somewhere. */
+  async hasSubProperty(objectId: number, name: string, source: string): Promise<boolean> {
+    return (await this.knex(PROPERTIES).first('id').where({ object_id: objectId, name, source }).whereNotNull('parent_property_id')) !== undefined;
+  }
+
+  /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
+  private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
+    const row = (await from.first(this.knex.raw(`${this.dialect.sql.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+    return JSON.parse(row.rows) as T[];
+  }
+}
+
+/** Changes of what objects hold, inside a write transaction. */
+export class ContentWrites extends TransactionPart {
+  constructor(
+    knex: Knex.Transaction,
+    dialect: CatalogDialect,
+    private readonly reads: ContentReads,
+  ) {
+    super(knex, dialect);
+  }
+
+  /** Store a property instance with its elements and sub-properties. */
+  async insertProperty(objectId: number, parentPropertyId: number | null, position: number, property: PropertyInput): Promise<number> {
+    const { rows } = await this.run(INSERT_PROPERTY, [objectId, parentPropertyId, property.name, property.source, position]);
+    const id = insertedId(rows[0]);
+    await this.insertContent(objectId, id, property);
+    return id;
+  }
+
+  /** Replace what an instance holds, keeping the instance (its id, position and place in order). */
+  async replacePropertyContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
+    await this.knex(ELEMENTS).where({ property_id: propertyId }).delete();
+    await this.knex(PROPERTIES).where({ parent_property_id: propertyId }).delete();
+    await this.insertContent(objectId, propertyId, property);
+  }
+
+  async deleteProperties(ids: readonly number[]): Promise<void> {
+    for (const part of chunks(ids, CHUNK)) await this.knex(PROPERTIES).whereIn('id', part).delete();
+  }
+
+  /** Number the remaining top-level instances of (name, source) 1, 2, … in their order. */
+  async renumber(objectId: number, name: string, source: string): Promise<void> {
+    const instances = await this.reads.instances(objectId, name, source);
+    for (const [index, instance] of instances.entries()) {
+      if (instance.position !== index + 1) await this.knex(PROPERTIES).where({ id: instance.id }).update({ position: index + 1 });
+    }
+  }
+
+  private async insertContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
+    const rows = property.elements.map((element, index) => [
+      propertyId,
+      index + 1,
+      element.name,
+      element.source,
+      element.shorthand ? 1 : 0,
+      element.value,
+      folded(element.value),
+      textKey(element.value),
+      numberValue(element.value) ?? null,
+      timeValue(element.value) ?? null,
+    ]);
+    for (const part of chunks(rows, 100)) {
+      await this.run(`INSERT INTO ${ELEMENTS} ${ELEMENT_COLUMNS} VALUES ${rowsOf(ELEMENT_VALUES, part.length)}`, part.flat());
+    }
+    for (const [index, sub] of property.properties.entries()) await this.insertProperty(objectId, propertyId, index + 1, sub);
+  }
+}
+
+/**
+ * The objects with these objectIds that `owners` own, in no particular order, with everything
+ * they hold: one statement on the reader, so one snapshot without a transaction and one round
+ * trip (SQLite: one message to a reader thread instead of five; see objectIdQuery).
+ */
+export async function objectsWithContent(db: Uses<'reader', { sql: 'columns' }>, guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
+  const { columns } = db.dialect.sql;
+  const list = (values: readonly string[]) => values.map(() => '?').join(', ');
+  const targets = `SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`;
+  const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));
+  const selected =
+    `(SELECT ${columns.jsonRows(objectColumns, 'o.id')} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.id IN (${targets})) AS objects, ` +
+    `(SELECT ${columns.jsonRows(PROPERTY_COLUMNS, PROPERTY_ORDER)} FROM ${PROPERTIES} WHERE object_id IN (${targets})) AS properties, ` +
+    `(SELECT ${columns.jsonRows(ELEMENT_ROW_COLUMNS, ELEMENT_ORDER)} FROM ${ELEMENTS} e JOIN ${PROPERTIES} p ON p.id = e.property_id WHERE p.object_id IN (${targets})) AS elements`;
+  const bindings = [...guids, ...owners];
+  const reader = db.reader;
+  const row = (await reader.first(reader.raw(selected, [...bindings, ...bindings, ...bindings]))) as { objects: string; properties: string; elements: string } | undefined;
+  const objects = (JSON.parse(row!.objects) as (string | number | null)[][]).map((r) =>
+    objectRecord(Object.fromEntries(OBJECT_ROW_KEYS.map((key, i) => [key, r[i]])) as unknown as ObjectRow),
+  );
+  const content: ObjectContent = { properties: [], elements: [] };
+  addProperties(content.properties, JSON.parse(row!.properties) as PropertyRow[]);
+  addElements(content.elements, JSON.parse(row!.elements) as ElementRow[]);
+  return { objects, content };
+}
