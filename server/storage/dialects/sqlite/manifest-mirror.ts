@@ -10,8 +10,27 @@ export const GENERATION = /^[0-9a-f-]{1,64}$/;
 /** How long a copy that could not be read is left alone. */
 const RETRY_MS = 1_000;
 
-/** One collection's sets as committed: a field's values (JSON text), or `*`. */
-type Sets = Map<string, Set<string> | typeof MANIFEST_STAR>;
+/**
+ * A field's set as committed: the strings among its values, read back from their JSON texts (so
+ * that a string leaf is looked up without being written as JSON again), and the other values'
+ * texts.
+ */
+class FieldSet {
+  private readonly strings = new Set<string>();
+  private readonly texts = new Set<string>();
+
+  add(text: string): void {
+    if (text.startsWith('"')) this.strings.add(JSON.parse(text) as string);
+    else this.texts.add(text);
+  }
+
+  has(value: string | number | boolean): boolean {
+    return typeof value === 'string' ? this.strings.has(value) : this.texts.has(String(value));
+  }
+}
+
+/** One collection's sets as committed: a field's values, or `*`. */
+type Sets = Map<string, FieldSet | typeof MANIFEST_STAR>;
 
 /**
  * True when every leaf under `value`, at dotted `field`, is in `sets` as the trigger would name
@@ -20,21 +39,26 @@ type Sets = Map<string, Set<string> | typeof MANIFEST_STAR>;
  * cannot tell. Where this walk names or writes a leaf otherwise than the trigger, its name or
  * text is one the trigger never writes, so it is not in `sets` and the document is news: fieldOf
  * drops every `"` and `[n]` of a key that holds them, which stay in the name here; a value longer
- * than MAX_VALUE is written as `*`; a JSON text names one string, however escaped. A number's
+ * than MAX_VALUE is written as `*`; a JSON text names one string, however escaped, so a string
+ * read back from a set's text is the string the trigger read from the document. A number's
  * text here is JavaScript's shortest that reads back as the same double (the document is in
  * JSON.stringify's form, see news); SQLite writes a number's text by rounding (`%!.15g`, or
  * `2.0` for a real that is whole), and such a text reads back to a double that rounds to the
  * same text. So where this text is in a set, SQLite wrote it for a double with this same text,
  * and writes it for this one too; where SQLite writes another (`1.0e-05`, `1.0e+21`, `2.0`), it
- * is not in the set.
+ * is not in the set. Loops over keys and indexes, not Object.entries and every(): the walk runs
+ * in every write's statement (profile of a reporting server at 270 POSTs/s, 2026-11-28: 11 µs a
+ * write in this function with them).
  */
 function known(sets: Sets, field: string, value: unknown): boolean {
   if (value === null) return true;
-  if (Array.isArray(value)) return value.every((element) => known(sets, field, element));
   if (typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (!known(sets, `${field}.${key}`, inner)) return false;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (!known(sets, field, value[i])) return false;
+      return true;
     }
+    const object = value as Record<string, unknown>;
+    for (const key in object) if (!known(sets, field + '.' + key, object[key])) return false;
     return true;
   }
   if (field === 'id' || field === 'ts') return true;
@@ -42,9 +66,7 @@ function known(sets: Sets, field: string, value: unknown): boolean {
   const set = sets.get(field);
   if (set === MANIFEST_STAR) return true;
   if (set === undefined) return false;
-  if (typeof value === 'string') return set.has(JSON.stringify(value));
-  if (typeof value === 'boolean') return set.has(value ? 'true' : 'false');
-  return typeof value === 'number' && set.has(String(value));
+  return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && set.has(value);
 }
 
 /**
@@ -90,9 +112,8 @@ export class ManifestMirror {
     // Only a document in the form JSON.stringify writes (as every write path stores them) is
     // read here: in another form a number's text could differ from the one json_tree reads.
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || JSON.stringify(parsed) !== doc) return this.answer(1);
-    for (const [key, value] of Object.entries(parsed)) {
-      if (!known(sets, key, value)) return this.answer(1);
-    }
+    const document = parsed as Record<string, unknown>;
+    for (const key in document) if (!known(sets, key, document[key])) return this.answer(1);
     return 0;
   }
 
@@ -121,8 +142,11 @@ export class ManifestMirror {
           const sets = this.kinds.get(kind) ?? this.kinds.set(kind, new Map()).get(kind)!;
           const set = sets.get(field);
           if (value === MANIFEST_STAR) sets.set(field, MANIFEST_STAR);
-          else if (set === undefined) sets.set(field, new Set([value]));
-          else if (set !== MANIFEST_STAR) set.add(value);
+          else if (set === undefined) {
+            const created = new FieldSet();
+            created.add(value);
+            sets.set(field, created);
+          } else if (set !== MANIFEST_STAR) set.add(value);
           this.lastRowid = Math.max(this.lastRowid, rowid);
         }
       })();
