@@ -18,3 +18,13 @@ export const MAX_VALUE = 256;
  * (manifest-upkeep.ts).
  */
 export const MANIFEST_STATE = 'manifests';
+
+/** What the state row says: off, not yet settled, or a generation being built or kept. */
+export type State = { readonly phase: 'off' | 'unsettled' } | { readonly phase: 'building' | 'kept'; readonly generation: string };
+
+/** The state row's `value` read (undefined: no row). */
+export function stateOf(value: string | undefined): State {
+  if (value === 'off') return { phase: 'off' };
+  const [phase, generation] = (value ?? '').split(' ');
+  return (phase === 'building' || phase === 'kept') && generation ? { phase, generation } : { phase: 'unsettled' };
+}

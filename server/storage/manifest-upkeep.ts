@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { currentDocuments } from './current-documents.js';
 import type { Uses } from './contract/database.js';
 import { classified } from './errors.js';
-import { MANIFEST_STATE, MANIFEST_TABLE, MANIFEST_UNSUMMARISED } from './manifest-sql.js';
+import { MANIFEST_STATE, MANIFEST_TABLE, MANIFEST_UNSUMMARISED, stateOf, type State } from './manifest-sql.js';
 import { Pacer } from './pace.js';
 import { SERVICE } from './service-facts.js';
 
@@ -26,14 +26,6 @@ const READ_BATCH = 500;
 const ADD_BATCH = 16;
 /** Times `keep` starts over when the manifests are turned off and on again under it. */
 const ATTEMPTS = 3;
-
-type State = { readonly phase: 'off' | 'unsettled' } | { readonly phase: 'building' | 'kept'; readonly generation: string };
-
-function stateOf(value: string | undefined): State {
-  if (value === 'off') return { phase: 'off' };
-  const [phase, generation] = (value ?? '').split(' ');
-  return (phase === 'building' || phase === 'kept') && generation ? { phase, generation } : { phase: 'unsettled' };
-}
 
 /** True when `value` of the state row says the manifests are complete and kept. */
 export function keptState(value: string | undefined): boolean {

@@ -2,8 +2,6 @@ import type { Knex } from 'knex';
 import type { Logger } from '../../../log.js';
 import { Coalesced, parseLsn } from './wal-position.js';
 
-/** How long a read waits for a standby to replay far enough before the primary serves it (READ_WAIT_MS). */
-export const DEFAULT_READ_WAIT_MS = 250;
 /** Between two looks at a lagging standby's replay position while reads wait for it. */
 const POLL_MS = 5;
 /** How long a standby that failed is left alone before it is asked again. */

@@ -1,11 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { MANIFEST_STAR, MANIFEST_STATE, MANIFEST_TABLE, MAX_FIELD } from '../../manifest-sql.js';
+import { MANIFEST_STAR, MANIFEST_STATE, MANIFEST_TABLE, MAX_FIELD, stateOf } from '../../manifest-sql.js';
 
 /** The SQL function the manifest triggers ask first (manifests.ts): does this document bring a value the sets may lack? */
 export const NEWS_FUNCTION = 'topocat_manifest_news';
-
-/** A generation as the triggers carry it (a UUID): the only text embedded in their SQL. */
-export const GENERATION = /^[0-9a-f-]{1,64}$/;
 
 /** How long a copy that could not be read is left alone. */
 const RETRY_MS = 1_000;
@@ -27,6 +24,13 @@ class FieldSet {
   has(value: string | number | boolean): boolean {
     return typeof value === 'string' ? this.strings.has(value) : this.texts.has(String(value));
   }
+}
+
+/** The copy's read-only connection and its statements. */
+interface Reads {
+  readonly db: BetterSqlite3.Database;
+  readonly state: BetterSqlite3.Statement;
+  readonly rows: BetterSqlite3.Statement;
 }
 
 /** One collection's sets as committed: a field's values, or `*`. */
@@ -80,13 +84,14 @@ function known(sets: Sets, field: string, value: unknown): boolean {
  * a generation are never deleted while it lasts (the upkeep deletes them only when it ends the
  * generation: storage/manifest-upkeep.ts); the generation each trigger was created for is part
  * of its text, and a copy of another generation answers "news"; a leaf this walk cannot name or
- * write as the trigger does is news (see known). The copy catches up, by the rows past the last rowid it read, at the first question
- * after it answered news. The rows that write added may not be committed yet (the group commit
- * runs several writes in one transaction): a later document that brings the same value is then
- * news again, and its catch-up finds them. A rowid rolled back is given again, so it is read then.
+ * write as the trigger does is news (see known). The copy catches up, by the rows past the last
+ * rowid it read, at the first question after it answered news. The rows that write added may
+ * not be committed yet (the group commit runs several writes in one transaction): a later
+ * document that brings the same value is then news again, and its catch-up finds them. A rowid
+ * rolled back is given again, so it is read then.
  */
 export class ManifestMirror {
-  private connection: BetterSqlite3.Database | undefined;
+  private reads: Reads | undefined;
   private generation: string | undefined;
   private readonly kinds = new Map<string, Sets>();
   private lastRowid = 0;
@@ -125,20 +130,18 @@ export class ManifestMirror {
   /** Read the rows committed since the last catch-up, in one read transaction with the state row that names their generation. */
   private catchUp(): void {
     try {
-      this.connection ??= new BetterSqlite3(this.filename, { readonly: true, fileMustExist: true });
-      const db = this.connection;
+      this.reads ??= this.open();
+      const { db, state, rows } = this.reads;
       db.transaction(() => {
-        const state = db.prepare(`SELECT value FROM topocat_service WHERE name = ?`).pluck().get(MANIFEST_STATE) as string | undefined;
-        const [phase, generation] = (state ?? '').split(' ');
-        const current = (phase === 'building' || phase === 'kept') && generation !== undefined && GENERATION.test(generation) ? generation : undefined;
+        const read = stateOf(state.get(MANIFEST_STATE) as string | undefined);
+        const current = read.phase === 'building' || read.phase === 'kept' ? read.generation : undefined;
         if (current !== this.generation) {
           this.generation = current;
           this.kinds.clear();
           this.lastRowid = 0;
         }
         if (current === undefined) return;
-        const rows = db.prepare(`SELECT rowid, kind, field, value FROM ${MANIFEST_TABLE} WHERE rowid > ? ORDER BY rowid`).raw().all(this.lastRowid) as [number, string, string, string][];
-        for (const [rowid, kind, field, value] of rows) {
+        for (const [rowid, kind, field, value] of rows.all(this.lastRowid) as [number, string, string, string][]) {
           const sets = this.kinds.get(kind) ?? this.kinds.set(kind, new Map()).get(kind)!;
           const set = sets.get(field);
           if (value === MANIFEST_STAR) sets.set(field, MANIFEST_STAR);
@@ -147,7 +150,7 @@ export class ManifestMirror {
             created.add(value);
             sets.set(field, created);
           } else if (set !== MANIFEST_STAR) set.add(value);
-          this.lastRowid = Math.max(this.lastRowid, rowid);
+          this.lastRowid = rowid;
         }
       })();
       this.stale = false;
@@ -161,8 +164,18 @@ export class ManifestMirror {
     }
   }
 
+  /** The read-only connection and its two statements, prepared once. */
+  private open(): Reads {
+    const db = new BetterSqlite3(this.filename, { readonly: true, fileMustExist: true });
+    return {
+      db,
+      state: db.prepare('SELECT value FROM topocat_service WHERE name = ?').pluck(),
+      rows: db.prepare(`SELECT rowid, kind, field, value FROM ${MANIFEST_TABLE} WHERE rowid > ? ORDER BY rowid`).raw(),
+    };
+  }
+
   close(): void {
-    this.connection?.close();
-    this.connection = undefined;
+    this.reads?.db.close();
+    this.reads = undefined;
   }
 }

@@ -1,6 +1,9 @@
 import type { ManifestSql } from '../../contract/features.js';
-import { GENERATION, NEWS_FUNCTION } from './manifest-mirror.js';
+import { NEWS_FUNCTION } from './manifest-mirror.js';
 import { MANIFEST_LIMIT_SETTING, MANIFEST_STAR, MANIFEST_TABLE, MANIFEST_UNSUMMARISED, MAX_FIELD, MAX_VALUE } from '../../manifest-sql.js';
+
+/** A generation as the triggers carry it (a UUID): the only text embedded in their SQL. */
+const GENERATION = /^[0-9a-f-]{1,64}$/;
 
 /** The SQL function that turns a json_tree `fullkey` (`$.links[0].href`) into a dotted field (`links.href`). */
 export const FIELD_FUNCTION = 'topocat_field';
