@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { childrenOf } from './processes.js';
+import { median } from './stats.js';
 
 /** Clock ticks per second of /proc's times (USER_HZ; 100 on every Linux this runs on). */
 const TICKS_PER_SECOND = 100;
@@ -116,19 +117,25 @@ export interface CpuComparison {
   readonly failures: number;
 }
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/**
+ * Each configuration at its own offered rate, `rounds` times in turn (in the record's order), so
+ * that whatever else the machine does meets all of them alike: each one's rounds, in order.
+ */
+export async function cpuInTurn<K extends string>(configs: Readonly<Record<K, FixedRateOptions>>, rounds: number): Promise<Record<K, CpuPerRequest[]>> {
+  const names = Object.keys(configs) as K[];
+  const results = Object.fromEntries(names.map((name) => [name, [] as CpuPerRequest[]])) as Record<K, CpuPerRequest[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) results[name].push(await cpuPerRequest(configs[name]));
+  }
+  return results;
+}
 
 /**
  * Both sides at the same offered rate, `rounds` times in alternation (reference first), so that
  * whatever else the machine does meets both alike; the medians count.
  */
 export async function compareCpu(reference: FixedRateOptions, ours: FixedRateOptions, rounds: number): Promise<CpuComparison> {
-  const theirs: CpuPerRequest[] = [];
-  const mine: CpuPerRequest[] = [];
-  for (let round = 0; round < rounds; round++) {
-    theirs.push(await cpuPerRequest(reference));
-    mine.push(await cpuPerRequest(ours));
-  }
+  const { reference: theirs, ours: mine } = await cpuInTurn({ reference, ours }, rounds);
   return {
     ours: median(mine.map((m) => m.microseconds)),
     reference: median(theirs.map((t) => t.microseconds)),

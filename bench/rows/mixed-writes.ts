@@ -25,6 +25,7 @@ import { count, ms, ratio, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { MIX, MixedWriter } from '../workloads/mixed-writes.js';
+import { median } from '../harness/stats.js';
 
 const CLIENTS = 16;
 const NODES_PER_CLIENT = 200;
@@ -53,7 +54,6 @@ interface Round {
 }
 
 const total = (r: Round): number => r.topocat + r.database;
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const range = (values: readonly number[], format: (n: number) => string): string => `${format(Math.min(...values))}–${format(Math.max(...values))}`;
 const msCpu = (micros: number): string => `${(micros / 1000).toFixed(2)} ms`;
 

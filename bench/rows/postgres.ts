@@ -19,6 +19,7 @@ import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { INSTITUTIONS, institution, newNode, node, nodeId, nodeName, randomNodePaths } from '../workloads/topology.js';
+import { median } from '../harness/stats.js';
 
 /** The fixed rate of the CPU rows: the issue's 500 requests a second, well within both engines. */
 const RATE = { rate: 500, connections: 8 } as const;
@@ -34,7 +35,6 @@ interface Side {
 }
 
 const micros = (n: number): string => `${n.toFixed(0)} µs`;
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function load(ctx: BenchContext, server: Measured): Promise<{ perSecond: number; failures: number }> {
   let failures = 0;

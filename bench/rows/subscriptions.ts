@@ -13,6 +13,7 @@ import type { Measured } from '../harness/processes.js';
 import { count, ms, ratio, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
+import { median } from '../harness/stats.js';
 
 /** Subscriptions one socket may hold (MAX_SUBSCRIPTIONS_PER_CONNECTION's default). */
 const PER_SOCKET = 100;
@@ -171,7 +172,6 @@ async function costRow(ctx: BenchContext, server: Measured, what: string, query:
       closeAll(sockets);
     }
   }
-  const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const overhead = median(some.map((s, i) => s / none[i]!)) - 1;
   return {
     row: `Subscriptions: server CPU per POST of one node at ${count(WRITE_LOAD.rate)}/s, 1,000 subscriptions ${what} vs none`,

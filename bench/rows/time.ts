@@ -20,6 +20,7 @@ import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { node, nodeId, randomNodePaths } from '../workloads/topology.js';
+import { median } from '../harness/stats.js';
 
 const VERSIONS = 10;
 const ARRAY = 1_000;
@@ -27,8 +28,6 @@ const ARRAY = 1_000;
 const CHANGED_SHARE = 0.01;
 /** Lists timed of each kind, in alternation; the medians count. */
 const LIST_RUNS = 3;
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** POST `ids`' nodes as version `version` (a re-POST of a live id stores a new version); the largest ts stored. */
 async function postVersion(ctx: BenchContext, server: Measured, indexes: readonly number[], version: number): Promise<{ newest: number; failures: number }> {

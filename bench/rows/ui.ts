@@ -15,13 +15,13 @@ import { count, ms, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 import { postPicture, type Picture, type PictureShape } from '../workloads/picture.js';
+import { median } from '../harness/stats.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Frames, clicks and writes timed for each of the latency rows. */
 const SAMPLES = 5;
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 /** The issue's targets for the first drawing (issue 29): 1,000 nodes within 3 s, 10,000 within 15 s. */
 const FIRST_DRAWING_MS = { picture: 3_000, largePicture: 15_000 } as const;
 

@@ -18,14 +18,13 @@
  */
 import type { BenchContext } from '../harness/context.js';
 import { CPU_LOAD } from '../harness/context.js';
-import { cpuPerRequest, type CpuPerRequest } from '../harness/cpu.js';
+import { cpuInTurn } from '../harness/cpu.js';
 import { throughput } from '../harness/load.js';
 import type { Measured as Server } from '../harness/processes.js';
 import { count, ratio, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
 import { randomNodePaths } from '../workloads/topology.js';
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+import { median } from '../harness/stats.js';
 
 async function rate(ctx: BenchContext, server: Server, paths: readonly string[]): Promise<{ rate: number; failures: number }> {
   // More connections than one process needs, so both workers get a share of them.
@@ -46,10 +45,7 @@ export async function workersRows(ctx: BenchContext, dn: string): Promise<Row[]>
         two: { ...fixed, url: two.url, pid: two.pid },
         half: { ...fixed, url: one.url, pid: one.pid, rate: CPU_LOAD.rate / 2, connections: CPU_LOAD.connections / 2 },
       };
-      const rounds: Record<keyof typeof configs, CpuPerRequest[]> = { one: [], two: [], half: [] };
-      for (let round = 0; round < ctx.sizes.cpuRounds; round++) {
-        for (const [name, options] of Object.entries(configs) as [keyof typeof configs, (typeof configs)['one']][]) rounds[name].push(await cpuPerRequest(options));
-      }
+      const rounds = await cpuInTurn(configs, ctx.sizes.cpuRounds);
       const micros = (name: keyof typeof configs): number => median(rounds[name].map((x) => x.microseconds));
       const over = (name: keyof typeof configs): number[] => rounds[name].map((x, i) => x.microseconds / rounds.one[i]!.microseconds - 1);
       const extra = over('two');
