@@ -13,6 +13,7 @@ import { federate } from './federation/federate.js';
 import { lookupDepth, lookupMode } from './federation/lookup.js';
 import type { Registry } from './federation/registry.js';
 import { accessLine } from './http/access-line.js';
+import { consistencyToken, CONSISTENCY_TOKEN } from './http/consistency-token.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { hotRead } from './rest/operations/hot-read.js';
@@ -30,6 +31,7 @@ import type { ResultStreamStore } from './storage/catalog/result-streams.js';
 import { mountSoapEndpoint, soapExchange, type SoapEndpointOptions } from './soap/endpoint.js';
 import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
+import type { Standbys } from './storage/contract/driver.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
 import { serviceStream } from './subscriptions/service-stream.js';
@@ -61,13 +63,15 @@ export interface AppDependencies {
   readonly registry?: Registry;
   /** Where the catalog's STREAMING results are kept; without it no result route is served. */
   readonly catalogResults?: ResultStreamStore;
+  /** With DATABASE_READ_URLS: the standbys that serve reads (rest-contract §15). */
+  readonly standbys?: Standbys;
 }
 
 /**
  * The Koa application: request id and access log, the one error shape, authentication, then
  * discovery and the generated routes of every collection, and the SOAP catalog endpoint.
  */
-export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, catalogResults, metrics, registry }: AppDependencies): Koa {
+export function createApp({ config, logger, store, measurements, facts, authenticator, representations, events, catalog, catalogResults, metrics, registry, standbys }: AppDependencies): Koa {
   const app = new Koa({ proxy: false });
   // Errors in streamed bodies surface here after the status line is sent; the connection is cut.
   // A client that goes away (an event stream closed, a download cut short) is normal use: debug.
@@ -81,12 +85,14 @@ export function createApp({ config, logger, store, measurements, facts, authenti
   if (cors) app.use(cors);
   app.use(errorHandler(logger));
   app.use(authentication(authenticator));
+  if (standbys) app.use(consistencyToken(standbys));
   if (registry) app.use(lookupMode({ kinds, registry, limits: config.limits, federate: federate({ timeoutMs: config.federation.federateTimeoutMs, maxParameters: config.limits.queryParameters }) }));
 
   const router = new Router();
   // `GET /` as an event stream: every collection's changes in one stream; otherwise discovery.
   router.get('/', serviceStream(kinds, events));
-  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(registry ? { lookup: true, about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {}) });
+  const lookup = registry ? { lookup: true, about: async () => ({ haschild: true, depth: await lookupDepth(registry) }) } : {};
+  mountDiscovery(router, { kinds, representations, store, facts, secured: !authenticator.open, ...(standbys ? { standbys } : {}), ...lookup });
   if (metrics) mountMetrics(router, metrics.scrape);
 
   // Discovery and the collections share one router, so a request is routed once; the
@@ -123,6 +129,20 @@ function soapCalls({ config, logger, authenticator, catalog }: Pick<AppDependenc
  * every request goes to Koa, whose policy adds its headers.
  */
 export function requestHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = servedHandler(dependencies);
+  const { standbys } = dependencies;
+  if (!standbys) return handle;
+  const catalogPath = dependencies.config.catalog.path;
+  // Reads (and SOAP calls, whose writes go to the primary whatever the context) may be served by standbys.
+  return (req, res) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && req.url?.startsWith(catalogPath) === true)) {
+      const token = req.headers[CONSISTENCY_TOKEN];
+      standbys.reading(typeof token === 'string' ? token : undefined, () => handle(req, res));
+    } else handle(req, res);
+  };
+}
+
+function servedHandler(dependencies: AppDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   const koa = createApp(dependencies).callback();
   // With CORS, and on a lookup (whose collections redirect), every request goes to Koa.
   if (corsPolicy(dependencies.config.corsOrigins) || dependencies.registry) return (req, res) => void koa(req, res);

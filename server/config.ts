@@ -91,6 +91,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** Connections per process to the database (readers, for SQLite). */
   readonly databasePoolMax: number;
+  /** DATABASE_READ_URLS: PostgreSQL streaming standbys that serve reads (rest-contract §15); empty: the primary serves all. */
+  readonly databaseReadUrls: readonly string[];
+  /** READ_WAIT_MS: how long a read waits for a standby to replay far enough before the primary serves it. */
+  readonly readWaitMs: number;
   /** Memory for the newest representations that reads asked for, in MiB (SQLite, one process); 0: none. */
   readonly readCacheMb: number;
   /** How often to check whether the planner's statistics need a refresh (SQLite); 0: never. */
@@ -207,6 +211,11 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
   if (!engineOf(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', `expected ${DATABASE_URL_FORMS}`);
   }
+  const databaseReadUrls = (env.DATABASE_READ_URLS ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
+  for (const readUrl of databaseReadUrls) {
+    if (engineOf(readUrl) !== 'postgres') throw new ConfigError('DATABASE_READ_URLS', `each a postgres:// URL of a streaming standby, not "${readUrl.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  }
+  if (databaseReadUrls.length > 0 && engineOf(databaseUrl) !== 'postgres') throw new ConfigError('DATABASE_READ_URLS', 'standbys serve reads of a PostgreSQL DATABASE_URL only');
   const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000);
   return {
     host: env.HOST || '127.0.0.1',
@@ -215,6 +224,8 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
     schemaBase: url(env, 'SCHEMA_BASE'),
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 8, 1, 1_000),
+    databaseReadUrls,
+    readWaitMs: integer(env, 'READ_WAIT_MS', 250, 0, 60_000),
     readCacheMb: integer(env, 'READ_CACHE_MB', 128, 0, 65_536),
     statisticsIntervalMs: integer(env, 'STATISTICS_INTERVAL_MS', 30_000, 0),
     measurementPruneIntervalMs: integer(env, 'MEASUREMENT_PRUNE_INTERVAL_MS', 60_000, 0),

@@ -178,7 +178,9 @@ function readCache(database: Database, config: Config, role: Role): { cache?: Cu
   if (lease) {
     // Other servers may write the same database (PostgreSQL): the cache answers while this
     // process holds the read lease, during which nobody else writes; an import says when it wrote.
-    const cache = new CurrentCache(budget, () => lease.held());
+    // A read served at a client's consistency token may be older than others' writes: never kept.
+    const standbys = database.standbys;
+    const cache = new CurrentCache(budget, () => lease.held(), standbys ? () => !standbys.fromToken() : undefined);
     return { cache, stop: watchOutsideWrites(database, () => cache.dropAll()) };
   }
   if (role === 'single') {
@@ -203,6 +205,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const database: Database = await openDatabase({
     url: config.databaseUrl,
     poolMax: config.databasePoolMax,
+    ...(config.databaseReadUrls.length > 0 ? { standbys: { urls: config.databaseReadUrls, waitMs: config.readWaitMs } } : {}),
     logger,
     migrations: role === 'worker' ? 'verify' : 'run',
     startLock,
@@ -268,6 +271,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
     catalogResults,
     metrics,
     ...(registry ? { registry } : {}),
+    ...(database.standbys ? { standbys: database.standbys } : {}),
   });
   let stopping = false;
   // In one turn: no request or upgrade can arrive between the gate's handlers and the service's.

@@ -8,7 +8,7 @@
 
 import { ERROR_CLASSES, ServerError } from './rest-errors.js';
 import { TopocatError } from './rest-error.js';
-import { MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody } from '../rest/contract.js';
+import { CONSISTENCY_TOKEN_HEADER, MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody } from '../rest/contract.js';
 
 // The error body's types and the exception classes, one per status of the contract table
 // (generator/model/http.ts), are part of the client's interface.
@@ -87,11 +87,35 @@ interface RawResponse {
   readonly body: unknown;
 }
 
+/** A consistency token (`16/B374D848`, a WAL position) as a number that compares; undefined when it is not one. */
+function tokenPosition(token: string): bigint | undefined {
+  const match = /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(token);
+  return match ? (BigInt(`0x${match[1]!}`) << 32n) + BigInt(`0x${match[2]!}`) : undefined;
+}
+
 /** The transport shared by every collection. */
 export class Http {
   private readonly options: ClientOptions;
   private readonly base: string;
   private readonly fetchImpl: typeof globalThis.fetch;
+  /**
+   * The newest consistency token a write answer carried (rest-contract §15), sent with every
+   * request after it: a server with standbys then serves this client's reads where its writes
+   * have been replayed, without asking the primary.
+   */
+  private consistency: { readonly token: string; readonly position: bigint } | undefined;
+
+  /** The consistency token this client sends (the newest it was answered), if any. */
+  get consistencyToken(): string | undefined {
+    return this.consistency?.token;
+  }
+
+  /** Keep `token` when it is newer than the one kept. */
+  private remember(token: string | null): void {
+    if (token === null) return;
+    const position = tokenPosition(token);
+    if (position !== undefined && (this.consistency === undefined || position > this.consistency.position)) this.consistency = { token, position };
+  }
 
   constructor(options: ClientOptions) {
     this.options = options;
@@ -102,6 +126,7 @@ export class Http {
   async request(method: string, path: string, init: RequestOptions = {}): Promise<RawResponse> {
     const headers: Record<string, string> = { accept: MEDIA_TYPE, ...this.options.headers };
     if (this.options.token !== undefined) headers.authorization = `Bearer ${this.options.token}`;
+    if (this.consistency !== undefined) headers[CONSISTENCY_TOKEN_HEADER.toLowerCase()] = this.consistency.token;
     for (const [name, value] of Object.entries(init.headers ?? {})) if (value !== undefined) headers[name] = value;
     const request: RequestInit = { method, headers };
     if (init.body !== undefined) {
@@ -109,6 +134,7 @@ export class Http {
       headers['content-type'] = init.contentType ?? MEDIA_TYPE;
     }
     const response = await this.fetchImpl(this.base + path, request);
+    this.remember(response.headers.get(CONSISTENCY_TOKEN_HEADER));
     const text = await response.text();
     let parsed: unknown = undefined;
     if (text !== '') {

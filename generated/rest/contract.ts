@@ -99,6 +99,9 @@ export const ACTION_STATUS = {
   remove: 204,
 } as const;
 
+/** The header of the consistency token (rest-contract §15): write answers carry it, reads send it back. */
+export const CONSISTENCY_TOKEN_HEADER = "Consistency-Token";
+
 /**
  * The operators of the query language (rest-contract §5), written `field=<prefix>=value`, by
  * their name in the syntax tree: what follows the prefix (one value, a text taken whole, or

@@ -44,7 +44,7 @@ function queryGrammar({ operators, valueTypes, reserved }: QueryGrammar): string
  * grammar (which the REST client reads too).
  */
 export async function emitContract(model: Model): Promise<GeneratedFile[]> {
-  const { media, resourceMedia, serverPaths, serverCollections, actions, query } = model.http;
+  const { media, resourceMedia, serverPaths, serverCollections, actions, query, consistencyToken } = model.http;
   const statuses = model.errors.statuses.map((s) => `  ${s.status}, // ${s.meaning}`).join('\n');
   const content = [
     tsHeader([SOURCE]),
@@ -71,6 +71,9 @@ export async function emitContract(model: Model): Promise<GeneratedFile[]> {
     '',
     '/** The status each REST action answers with when it succeeds. */',
     `export const ACTION_STATUS = {\n${Object.entries(actions).map(([action, a]) => `  ${action}: ${a.success},`).join('\n')}\n} as const;`,
+    '',
+    '/** The header of the consistency token (rest-contract §15): write answers carry it, reads send it back. */',
+    `export const CONSISTENCY_TOKEN_HEADER = ${JSON.stringify(consistencyToken.header)};`,
     '',
     ...queryGrammar(query),
   ].join('\n');

@@ -169,6 +169,18 @@ export interface QueryGrammar {
 export const QUERY_GRAMMAR: QueryGrammar = { operators: QUERY_OPERATORS, valueTypes: VALUE_TYPES, reserved: RESERVED_PARAMETERS };
 
 /** The contract besides the error answers, as the model carries it. */
+/**
+ * The consistency token (rest-contract §15): every write answer of a server with standbys carries
+ * it, and a read that sends it back is served by a standby once that has replayed that far,
+ * without asking the primary. The REST client keeps the newest it was answered and sends it.
+ */
+export const CONSISTENCY_TOKEN = {
+  header: 'Consistency-Token',
+  answered:
+    "With standbys (DATABASE_READ_URLS): the primary's WAL position once this write was acknowledged (`16/B374D848`). Send it back on later reads: a standby serves them once it has replayed that far, with no question to the primary. Absent without standbys.",
+  sent: 'The `Consistency-Token` of the last write this client saw answered (the REST client sends its own): the read is served once a standby has replayed that far, without asking the primary, so it sees that write and every one before it. Without it, the read sees every write acknowledged before it arrived. Ignored without standbys, and when malformed.',
+} as const;
+
 export interface HttpContract {
   readonly media: typeof MEDIA_TYPES;
   readonly resourceMedia: readonly string[];
@@ -177,6 +189,7 @@ export interface HttpContract {
   readonly actions: Readonly<Record<RestAction, ActionStatuses>>;
   readonly always: readonly number[];
   readonly query: QueryGrammar;
+  readonly consistencyToken: typeof CONSISTENCY_TOKEN;
 }
 
 export const HTTP_CONTRACT: HttpContract = {
@@ -187,6 +200,7 @@ export const HTTP_CONTRACT: HttpContract = {
   actions: ACTION_STATUSES,
   always: ALWAYS,
   query: QUERY_GRAMMAR,
+  consistencyToken: CONSISTENCY_TOKEN,
 };
 
 export interface ErrorStatus {

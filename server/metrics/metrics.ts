@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { StorageGauges } from '../storage/contract/driver.js';
+import type { StandbyState, StorageGauges } from '../storage/contract/driver.js';
 import { RequestDurations } from './request-durations.js';
 
 /** What /metrics reads from the parts of a running server, at each scrape. */
@@ -75,6 +75,7 @@ export class Metrics {
       const wal = storage().walBytes;
       if (wal !== undefined) this.set(wal);
     } });
+    standbyMetrics(registers, () => storage().standbys ?? []);
   }
 
   /** Count one finished request (called from the access line's hook, with the line's own fields). */
@@ -87,4 +88,34 @@ export class Metrics {
   async scrape(): Promise<{ text: string; contentType: string }> {
     return { text: await this.registry.metrics(), contentType: this.registry.contentType };
   }
+}
+
+/**
+ * Per standby (DATABASE_READ_URLS, rest-contract §15): whether it serves, its replay lag at the
+ * last look, and its reads: served, waited for, and sent to the primary instead.
+ */
+function standbyMetrics(registers: Registry[], states: () => readonly StandbyState[]): void {
+  const labelNames = ['standby'];
+  const gauge = (name: string, help: string, value: (s: StandbyState) => number): void => {
+    new Gauge({ name, help, labelNames, registers, collect() {
+      for (const state of states()) this.set({ standby: state.name }, value(state));
+    } });
+  };
+  gauge('topocat_standby_up', 'Whether the standby answers (1) or is read around (0)', (s) => (s.up ? 1 : 0));
+  gauge('topocat_standby_replay_lag_bytes', 'WAL bytes the primary had that the standby had not replayed, at the last look', (s) => s.lagBytes);
+  gauge('topocat_standby_replay_lag_seconds', 'Seconds since the last commit the standby replayed, while it has WAL left to replay (0 when caught up)', (s) => s.lagSeconds);
+  const seen = new Map<string, { reads: number; waits: number; fallbacks: number }>();
+  const counter = (name: string, help: string, field: 'reads' | 'waits' | 'fallbacks'): void => {
+    new Counter({ name, help, labelNames, registers, collect() {
+      for (const state of states()) {
+        const last = seen.get(state.name) ?? { reads: 0, waits: 0, fallbacks: 0 };
+        // Shown from the first scrape, at 0 until it counts.
+        this.inc({ standby: state.name }, Math.max(0, state[field] - last[field]));
+        seen.set(state.name, { ...last, [field]: Math.max(last[field], state[field]) });
+      }
+    } });
+  };
+  counter('topocat_standby_reads_total', 'Reads the standby served', 'reads');
+  counter('topocat_standby_read_waits_total', 'Reads that waited for the standby to replay far enough, then were served by it', 'waits');
+  counter('topocat_standby_fallbacks_total', 'Reads meant for the standby that the primary served: it lagged past READ_WAIT_MS, or failed', 'fallbacks');
 }

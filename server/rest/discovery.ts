@@ -8,6 +8,7 @@ import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
 import { version } from '../version.js';
 import type { ResourceStore } from '../storage/resource-store.js';
+import type { Standbys } from '../storage/contract/driver.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
 import { mountUi } from './ui.js';
@@ -24,6 +25,8 @@ export interface DiscoveryOptions {
   readonly about?: () => Promise<{ readonly haschild: boolean; readonly depth: number }>;
   /** This is a lookup (LOOKUP=true): it serves the description whose collections answer its `Redirect`. */
   readonly lookup?: boolean;
+  /** With DATABASE_READ_URLS: `/health` asks the primary, and says how each standby is. */
+  readonly standbys?: Standbys;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface DiscoveryOptions {
  * the API description (`GET /openapi.json`; a lookup's is generated/openapi-lookup.json) and
  * each schema at its address when that address lies under the service's own base URL.
  */
-export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured, about, lookup = false }: DiscoveryOptions): void {
+export function mountDiscovery(router: Router, { kinds, representations, store, facts, secured, about, lookup = false, standbys }: DiscoveryOptions): void {
   const { baseUrl, schemaBase } = representations.addresses;
   // UNIS clients discover the service from this list: UNISrt reads each `href` and
   // `targetschema.items.href` (oal.py), so it keeps UNIS's exact shape.
@@ -58,9 +61,17 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   mountDocs(router);
   mountUi(router);
 
+  // The primary answers (writes can be served); each standby's state is a detail, never a failure:
+  // reads go around a standby that fails (rest-contract §15).
   router.get('/health', async (ctx) => {
-    await store.ping();
-    ctx.body = { status: 'ok', version };
+    if (!standbys) {
+      await store.ping();
+      ctx.body = { status: 'ok', version };
+      return;
+    }
+    await standbys.onPrimary(() => store.ping());
+    const details = standbys.states().map(({ name, up, lagBytes, lagSeconds }) => ({ name, status: up ? 'ok' : 'unavailable', lagBytes, lagSeconds }));
+    ctx.body = { status: 'ok', version, standbys: details };
   });
 
   // Only a lookup's reads answer a Redirect, and only its description says so (generator/emit/openapi/).

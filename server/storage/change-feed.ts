@@ -4,7 +4,7 @@ import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';
 
 /** What the change feed uses of the database (and its EventLog). */
-export type ChangeFeedDatabase = EventLogDatabase & Uses<'keys', { adapter: 'announcements'; features: 'history' }>;
+export type ChangeFeedDatabase = EventLogDatabase & Uses<'keys' | 'standbys', { adapter: 'announcements'; features: 'history' }>;
 
 /** Events read per round trip: as many as the key reader reads at once (see KEY_READ_EVENTS). */
 const BATCH = KEY_READ_EVENTS;
@@ -127,7 +127,9 @@ export class ChangeFeed {
     if (sql === undefined || performance.now() - this.lastWatch < 10_000) return;
     this.lastWatch = performance.now();
     try {
-      const row = await this.db.keys.one(sql, []);
+      // The primary's sessions hold the horizon back, never a standby's.
+      const standbys = this.db.standbys;
+      const row = await (standbys ? standbys.onPrimary(() => this.db.keys.one(sql, [])) : this.db.keys.one(sql, []));
       if (!row || row.pid === this.warnedOf) return;
       this.warnedOf = row.pid;
       this.logger.warn(

@@ -33,10 +33,14 @@ export class CurrentCache {
    */
   private seen: number | string | undefined;
 
-  /** @param commits with other writing processes: see above. */
+  /**
+   * @param commits with other writing processes: see above.
+   * @param mayKeep false when what the read under way found may not be kept (Standbys.fromToken).
+   */
   constructor(
     private readonly budget: number,
     private readonly commits?: () => number | string,
+    private readonly mayKeep?: () => boolean,
   ) {
     // Every entry is read after this.
     if (commits) this.seen = this.ask();
@@ -76,7 +80,7 @@ export class CurrentCache {
 
   /** What a read found, unless writes were done since `writes` (it may be older than theirs). */
   remember(kind: string, representation: Representation, writes: number): void {
-    if (writes === this.writes) this.store(kind, representation);
+    if (writes === this.writes && (this.mayKeep?.() ?? true)) this.store(kind, representation);
   }
 
   /**

@@ -7,6 +7,8 @@ import { type StartLock } from './start-lock.js';
 export interface DatabaseOptions {
   readonly url: string;
   readonly poolMax: number;
+  /** DATABASE_READ_URLS and READ_WAIT_MS (PostgreSQL): standbys that serve reads. */
+  readonly standbys?: { readonly urls: readonly string[]; readonly waitMs: number };
   /** Where the drivers' own warnings go; without it knex prints them on stdout, among the JSON logs. */
   readonly logger?: Logger;
   /**
@@ -27,7 +29,7 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const dialect = dialectFor(options.url);
-  const pools = dialect.driver.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}) });
+  const pools = dialect.driver.connections.open({ poolMax: options.poolMax, ...(options.logger ? { logger: options.logger } : {}), ...(options.standbys ? { standbys: options.standbys } : {}) });
   const database: Database = { dialect, ...pools };
   try {
     if (options.migrations === 'verify') await verifyMigrated(database);

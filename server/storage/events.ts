@@ -5,7 +5,7 @@ import { EVENT_COUNTER, EVENTS, positionOf, START, type Change, type ChangeActio
 import { classified } from './errors.js';
 
 /** What the event log's reader uses of the database. */
-export type EventLogDatabase = Uses<'reader' | 'keys', { sql: 'columns'; driver: 'errors'; features: 'history' }>;
+export type EventLogDatabase = Uses<'reader' | 'keys' | 'standbys', { sql: 'columns'; driver: 'errors'; features: 'history' }>;
 
 /**
  * Migration step 0005: the event log over the history, filled for what was stored before it in
@@ -114,18 +114,22 @@ export class EventLog {
    * SQLite ran the statement in 2.8 µs with `LIMIT 100` and 8.7 µs with `LIMIT ?` bound to 100.
    */
   private readonly afterSql: (limit: number) => string;
+  /** The same read below a horizon the primary gave (on a standby: Standbys.belowHorizon). */
+  private readonly belowSql: (limit: number) => string;
 
   constructor(private readonly db: EventLogDatabase) {
     this.previousSql = `SELECT ts FROM resource_history WHERE kind = ? AND id = ? AND ts < ? AND NOT deleted ORDER BY ts DESC LIMIT 1`;
     const doc = db.dialect.sql.columns.documentText(db.reader, 'h.doc', 'doc').toString();
     const { history } = db.dialect.features;
-    this.afterSql = (limit) =>
-      `SELECT e.event, e.k, e.xid, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE ${history.after('e', START).sql} ORDER BY ${history.order('e')} LIMIT ${Math.trunc(limit)}`;
+    const read = (condition: string, limit: number): string =>
+      `SELECT e.event, e.k, e.xid, e.kind, e.id, e.ts, e.action, ${doc} FROM ${EVENTS} e LEFT JOIN resource_history h ON h.kind = e.kind AND h.id = e.id AND h.ts = e.ts WHERE ${condition} ORDER BY ${history.order('e')} LIMIT ${Math.trunc(limit)}`;
+    this.afterSql = (limit) => read(history.after('e', START).sql, limit);
+    this.belowSql = (limit) => read(history.after('e', START, 0).sql, limit);
   }
 
   /** A position after every event final now, before every event that is not (nor committed) yet. */
   async last(): Promise<Position> {
-    return this.guard(async () => {
+    return this.onPrimary(async () => {
       const row = (await this.db.keys.one(this.db.dialect.features.history.horizon, [])) as { k: number | string; event: number | string | null } | undefined;
       return row ? positionOf(Number(row.k), Number(row.event ?? 0)) : START;
     });
@@ -133,7 +137,7 @@ export class EventLog {
 
   /** What a subscriber that asks now must not be sent: the changes committed before now. */
   async now(): Promise<Floor> {
-    return this.guard(async () => {
+    return this.onPrimary(async () => {
       const { history } = this.db.dialect.features;
       const row = await this.db.keys.one(history.now.sql, []);
       if (!row) throw new Error('the event log has no position');
@@ -143,17 +147,27 @@ export class EventLog {
 
   /** The position of the event with id `event`; undefined when there is no such event. */
   async position(event: number): Promise<Position | undefined> {
-    return this.guard(async () => {
+    return this.onPrimary(async () => {
       const row = (await this.db.keys.one(this.db.dialect.features.history.positionOf, [event])) as { k: number | string } | undefined;
       return row ? positionOf(Number(row.k), event) : undefined;
     });
   }
 
-  /** Up to `limit` final events after `position`, in order, of `kinds` (all when absent), with their documents. */
+  /**
+   * Up to `limit` final events after `position`, in order, of `kinds` (all when absent), with
+   * their documents. With standbys, read where the primary's horizon has been replayed (the
+   * feed's reads then cost the primary one tiny statement per round, however many subscribers).
+   */
   async after(position: Position, limit: number, kinds?: readonly string[], id?: string): Promise<ChangeEvent[]> {
+    const standbys = this.db.standbys;
+    if (standbys) return classified(this.db.dialect.driver.errors, () => standbys.belowHorizon((horizon) => this.read(position, limit, kinds, id, horizon)));
+    return this.read(position, limit, kinds, id);
+  }
+
+  private async read(position: Position, limit: number, kinds: readonly string[] | undefined, id: string | undefined, horizon?: number): Promise<ChangeEvent[]> {
     return this.guard(async () => {
-      const after = this.db.dialect.features.history.after('e', position);
-      if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all(this.afterSql(limit), after.bindings)) as unknown as EventRow[]).map(changeEvent);
+      const after = this.db.dialect.features.history.after('e', position, horizon);
+      if (!kinds && id === undefined && limit <= KEY_READ_EVENTS) return ((await this.db.keys.all((horizon === undefined ? this.afterSql : this.belowSql)(limit), after.bindings)) as unknown as EventRow[]).map(changeEvent);
       const knex = this.db.reader;
       const query = knex({ e: EVENTS })
         .leftJoin({ h: 'resource_history' }, (join) => join.on('h.kind', 'e.kind').andOn('h.id', 'e.id').andOn('h.ts', 'e.ts'))
@@ -175,7 +189,13 @@ export class EventLog {
     });
   }
 
+  /** Classified errors; outside `after`, on the primary where there are standbys (its snapshot and horizon are the log's). */
   private guard<T>(work: () => Promise<T>): Promise<T> {
     return classified(this.db.dialect.driver.errors, work);
+  }
+
+  private onPrimary<T>(work: () => Promise<T>): Promise<T> {
+    const standbys = this.db.standbys;
+    return this.guard(standbys ? () => standbys.onPrimary(work) : work);
   }
 }

@@ -1,4 +1,4 @@
-import { ACTION_STATUSES, ALWAYS, MEDIA_TYPES, RESOURCE_MEDIA_TYPES } from '../../model/http.js';
+import { ACTION_STATUSES, ALWAYS, CONSISTENCY_TOKEN, MEDIA_TYPES, RESOURCE_MEDIA_TYPES } from '../../model/http.js';
 import type { Kind, Model, Operation } from '../../model/model.js';
 import { ref, type Json } from './components.js';
 import { PARAMETERS } from './parameters.js';
@@ -49,6 +49,8 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
   const shown = { anyOf: [full, ref(`${kind.typeName}Projection`)] };
   const base = { operationId: op.name, summary: op.summary, tags: [kind.collection] };
   const validators = { ETag: header('ETag'), 'Last-Modified': header('LastModified'), 'X-Request-Id': header('XRequestId') };
+  /** What every write answer carries besides (rest-contract §15). */
+  const written = { [CONSISTENCY_TOKEN.header]: header('ConsistencyToken') };
   const { action } = op.rest!;
   // The action's statuses (generator/model/http.ts): its success, and the errors it may answer besides ALWAYS.
   const { success, unisForm } = ACTION_STATUSES[action];
@@ -69,7 +71,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         responses: {
           [success]: {
             description: 'Created. One object answers with `Location` and its validators; an array with the created representations (in UNIS form, one of one element as that object).',
-            headers: { Location: header('Location'), ...validators },
+            headers: { Location: header('Location'), ...validators, ...written },
             ...content(oneOrMany(full)),
           },
           ...failures,
@@ -113,7 +115,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.write,
         requestBody: { required: true, ...content(full) },
         responses: {
-          [success]: { description: 'The new representation', headers: { Location: header('Location'), ...validators }, ...content(full) },
+          [success]: { description: 'The new representation', headers: { Location: header('Location'), ...validators, ...written }, ...content(full) },
           ...failures,
         },
       };
@@ -123,7 +125,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.write,
         requestBody: { required: true, ...content(ref(`${kind.typeName}Patch`), [MEDIA_TYPES.mergePatch, ...RESOURCE_MEDIA_TYPES]) },
         responses: {
-          [success]: { description: 'The patched representation, stored as a new version', headers: validators, ...content(full) },
+          [success]: { description: 'The patched representation, stored as a new version', headers: { ...validators, ...written }, ...content(full) },
           ...failures,
         },
       };
@@ -133,7 +135,7 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         ...described(),
         parameters: PARAMETERS.write,
         responses: {
-          [success]: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId') } },
+          [success]: { description: 'Deleted; older representations stay stored', headers: { 'X-Request-Id': header('XRequestId'), ...written } },
           ...failures,
         },
       };

@@ -1,12 +1,12 @@
-import { QUERY_OPERATORS, VALUE_TYPES } from '../../model/http.js';
+import { CONSISTENCY_TOKEN, QUERY_OPERATORS, VALUE_TYPES } from '../../model/http.js';
 import type { Json } from './components.js';
 
 const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'Federate', 'LastEventId', 'AccessToken'].map(param),
-  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'Federate', 'LastEventId', 'AccessToken', 'ConsistencyToken'].map(param),
+  read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken', 'ConsistencyToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),
   id: param('Id'),
@@ -82,6 +82,7 @@ export const PARAMETER_COMPONENTS: Json = {
   },
   LastEventId: { name: 'Last-Event-ID', in: 'header', description: 'With `Accept: text/event-stream`: resume after this event; the missed changes come first.', schema: { type: 'string' } },
   AccessToken: { name: 'access_token', in: 'query', description: 'With `Accept: text/event-stream`, for browsers (EventSource cannot set headers): the bearer token.', schema: { type: 'string' } },
+  ConsistencyToken: { name: CONSISTENCY_TOKEN.header, in: 'header', description: CONSISTENCY_TOKEN.sent, schema: { type: 'string' } },
   IfMatch: { name: 'If-Match', in: 'header', description: 'Apply the write only while this ETag is the newest representation\'s (412 otherwise).', schema: { type: 'string' } },
   IfNoneMatch: { name: 'If-None-Match', in: 'header', description: 'Answer 304 while one of these ETags is current.', schema: { type: 'string' } },
   IfNoneMatchCreate: { name: 'If-None-Match', in: 'header', description: '`*`: create only; 412 when a live resource has the id.', schema: { type: 'string', enum: ['*'] } },

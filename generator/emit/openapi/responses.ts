@@ -1,4 +1,4 @@
-import { MEDIA_TYPES, type ErrorStatus } from '../../model/http.js';
+import { CONSISTENCY_TOKEN, MEDIA_TYPES, type ErrorStatus } from '../../model/http.js';
 import type { Model } from '../../model/model.js';
 import { ref, type Json } from './components.js';
 
@@ -9,6 +9,7 @@ export const HEADERS: Json = {
       'On a lookup\'s `federate=true` answer: the instances whose lists are missing from it, `<accessPoint>; reason="unreachable" | "no answer within N ms" | "status N" | "not a list"`, comma-separated; absent when every instance answered. Decided when the answer starts: an instance that fails after that cuts the answer off (the connection is reset), never silently.',
     schema: { type: 'string' },
   },
+  ConsistencyToken: { description: CONSISTENCY_TOKEN.answered, schema: { type: 'string', pattern: '^[0-9A-F]{1,8}/[0-9A-F]{1,8}$' } },
   ETag: { description: 'The strong validator of this representation: its `ts` in quotes (a projection has one of its own).', schema: { type: 'string' } },
   LastModified: { description: 'The time of `ts`.', schema: { type: 'string' } },
   Location: { description: 'The address of the resource.', schema: { type: 'string', format: 'uri' } },

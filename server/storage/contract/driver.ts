@@ -78,6 +78,8 @@ export interface WriteStatements {
 export interface PoolOptions {
   /** DATABASE_POOL_MAX. */
   readonly poolMax: number;
+  /** DATABASE_READ_URLS and READ_WAIT_MS: streaming standbys that serve reads (PostgreSQL; see Standbys). */
+  readonly standbys?: { readonly urls: readonly string[]; readonly waitMs: number };
   /** Where the pools' own warnings go. */
   readonly logger?: Logger;
 }
@@ -141,11 +143,58 @@ export interface Pools {
    * batch instead of an object per row.
    */
   streamTexts(query: Knex.QueryBuilder, run: TextRun): AsyncIterable<string>;
+  /** Where streaming standbys serve reads (PostgreSQL with DATABASE_READ_URLS; see Standbys). */
+  readonly standbys?: Standbys;
   /** What /metrics reports of the storage at this moment (server/metrics/storage.ts). */
   gauges(): StorageGauges;
   close(): Promise<void>;
 }
 
+/**
+ * Reads past one machine (rest-contract §15): `reader`, `keys`, `stream` and `streamTexts` of a
+ * read begun in `reading` go to a standby that has replayed every write acknowledged before it
+ * began (else, after READ_WAIT_MS, to the primary); everything else (writes, and reads outside
+ * `reading`) goes to the primary. Each read asks anew, so a read never answers older than a
+ * write acknowledged before it began, whichever process wrote.
+ */
+export interface Standbys {
+  /**
+   * Run `work` as the reads of one request. `token`: the consistency token the client sent
+   * back (the position of the last write it saw acknowledged): a standby that has replayed that
+   * far serves, with no question to the primary. Undefined or malformed: the primary is asked.
+   */
+  reading<T>(token: string | undefined, work: () => T): T;
+  /** Run `work` with every read on the primary (snapshots, the event log's horizon). */
+  onPrimary<T>(work: () => T): T;
+  /** True inside `reading` with a token: what its reads find may be older than others' writes, so no cache keeps it. */
+  fromToken(): boolean;
+  /** The consistency token of a write acknowledged before this call: the primary's position now. */
+  token(): Promise<string>;
+  /**
+   * Run `read` (its reads on a standby, or the primary) with a bound below which every event of
+   * the log is final: the primary's horizon, asked once for the reads that arrive together, read
+   * where the WAL up to it has been replayed. A standby's own snapshot cannot give it: it does
+   * not know the transactions that have not written WAL yet.
+   */
+  belowHorizon<T>(read: (horizon: number) => Promise<T>): Promise<T>;
+  /** Each standby as /metrics and /health report it. */
+  states(): readonly StandbyState[];
+}
+
+/** What /metrics and /health say of one standby. */
+export interface StandbyState {
+  /** host:port/database. */
+  readonly name: string;
+  /** False while it fails (stopped, restarting, unreachable, not replaying); reads go around it. */
+  readonly up: boolean;
+  /** WAL bytes the primary had that it had not replayed, and seconds since its last replayed commit (0 when caught up), at the last look. */
+  readonly lagBytes: number;
+  readonly lagSeconds: number;
+  /** Reads it served; reads that waited for it to replay; reads that waited READ_WAIT_MS, or met its failure, and went to the primary. */
+  readonly reads: number;
+  readonly waits: number;
+  readonly fallbacks: number;
+}
 /** The storage's figures for /metrics; each engine gives those it has. */
 export interface StorageGauges {
   /** Write jobs waiting for their group (SQLite's group commit). */
@@ -157,6 +206,8 @@ export interface StorageGauges {
   readonly pool?: { readonly used: number; readonly idle: number; readonly waiting: number };
   /** Bytes of the write-ahead log file (SQLite's `-wal`). */
   readonly walBytes?: number;
+  /** Each standby that serves reads (DATABASE_READ_URLS). */
+  readonly standbys?: readonly StandbyState[];
 }
 
 /**

@@ -88,8 +88,12 @@ export interface HistorySql {
   readonly now: { readonly sql: string; floor(row: Row): Floor };
   /** SQL of the row (`k`) of the event whose id is bound, none for an unknown id. */
   readonly positionOf: string;
-  /** A condition on events aliased `alias`: after `position`, and final (no event can come before it any more). */
-  after(alias: string, position: Position): SqlFragment;
+  /**
+   * A condition on events aliased `alias`: after `position`, and final (no event can come before
+   * it any more). `horizon`: where the statement runs on a standby, the horizon the primary gave
+   * (Standbys.belowHorizon), in place of the statement's own snapshot's.
+   */
+  after(alias: string, position: Position, horizon?: number): SqlFragment;
   /** ORDER BY of events aliased `alias`, in positions' order. */
   order(alias: string): string;
 }

@@ -252,7 +252,8 @@ export const postgresHistory: HistorySql = {
   },
   positionOf: `SELECT k FROM ${EVENTS} WHERE event = ?`,
 
-  after(alias: string, position: Position): SqlFragment {
+  after(alias: string, position: Position, horizon?: number): SqlFragment {
+    if (horizon !== undefined) return { sql: `(${alias}.k, ${alias}.event) > (?, ?) AND ${alias}.k < ?`, bindings: [...positionParts(position), horizon] };
     return { sql: `(${alias}.k, ${alias}.event) > (?, ?) AND ${alias}.k < ${XMIN}`, bindings: positionParts(position) };
   },
 

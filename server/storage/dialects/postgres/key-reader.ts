@@ -3,6 +3,13 @@ import type { Row } from '../../contract/rows.js';
 import type { KeyReader } from '../../contract/driver.js';
 import { preparedStatement, type PgQueryable } from './prepared.js';
 
+/** The knex client's members the key reader uses; `standbyFailed` is the routed reader's (read-routing.ts). */
+interface PoolOf<C> {
+  acquireConnection(): Promise<C>;
+  releaseConnection(connection: C): Promise<void>;
+  standbyFailed?(connection: C, error: unknown): boolean;
+}
+
 /**
  * Key lookups as named prepared statements on the reader pool's connections: pg prepares each
  * name once per session and afterwards sends only the values. The pool (and so its timeouts,
@@ -16,12 +23,22 @@ export class PostgresKeyReader implements KeyReader {
   }
 
   async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-    const client = this.knex.client as { acquireConnection(): Promise<PgQueryable>; releaseConnection(c: PgQueryable): Promise<void> };
+    const client = this.knex.client as PoolOf<PgQueryable>;
+    const statement = { ...preparedStatement(sql), values: bindings };
     const connection = await client.acquireConnection();
     try {
-      return (await connection.query({ ...preparedStatement(sql), values: bindings })).rows as Row[];
+      return (await connection.query(statement)).rows as Row[];
+    } catch (error) {
+      // A standby's failure is not the read's: it reads again where the routing now sends it (read-routing.ts).
+      if (!client.standbyFailed?.(connection, error)) throw error;
     } finally {
       await client.releaseConnection(connection);
+    }
+    const again = await client.acquireConnection();
+    try {
+      return (await again.query(statement)).rows as Row[];
+    } finally {
+      await client.releaseConnection(again);
     }
   }
 

@@ -40,3 +40,14 @@ export function postgresSettings(databaseUrl: string): PostgresSettings {
     },
   };
 }
+
+/** How logs and /metrics name a standby: host:port/database of its URL, never its credentials. */
+export function standbyName(settings: PostgresSettings): string {
+  const text = settings.connection.connectionString ?? '';
+  try {
+    const url = new URL(text);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return 'standby';
+  }
+}

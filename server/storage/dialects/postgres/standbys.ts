@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../../../log.js';
+import type { StandbyState } from '../../contract/driver.js';
 import { Coalesced, parseLsn } from './wal-position.js';
 
 /** Between two looks at a lagging standby's replay position while reads wait for it. */
@@ -14,20 +15,6 @@ export interface ReadRoute {
   readonly standby: string | undefined;
 }
 
-/** What /metrics and /health say of each standby. */
-export interface StandbyState {
-  readonly name: string;
-  /** False while it fails (stopped, restarting, unreachable); reads go around it. */
-  readonly up: boolean;
-  /** Bytes of WAL the primary had that it had not replayed, at the last look; seconds since its last replayed commit (0 when caught up). */
-  readonly lagBytes: number;
-  readonly lagSeconds: number;
-  readonly reads: number;
-  /** Reads that waited for it to replay, and reads that waited READ_WAIT_MS and went to the primary. */
-  readonly waits: number;
-  readonly fallbacks: number;
-}
-
 interface Replay {
   readonly lsn: bigint;
   readonly lagSeconds: number;
@@ -35,6 +22,8 @@ interface Replay {
 
 class Standby {
   up = true;
+  /** It made a read wait READ_WAIT_MS, and has not served one since (logged once). */
+  lagging = false;
   retryAt = 0;
   lagBytes = 0;
   lagSeconds = 0;
@@ -48,7 +37,7 @@ class Standby {
     readonly knex: Knex,
   ) {
     this.replay = new Coalesced(async () => {
-      const row = (await knex.raw('SELECT pg_last_wal_replay_lsn()::text AS lsn, COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 AS lag')).rows[0] as { lsn: string | null; lag: number };
+      const row = (await knex.raw('SELECT pg_last_wal_replay_lsn()::text AS lsn, CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag')).rows[0] as { lsn: string | null; lag: number };
       const lsn = parseLsn(row.lsn);
       // Not a standby (promoted, or a primary named by mistake): never read from it as one.
       if (lsn === undefined) throw new Error(`${name} is not replaying WAL (pg_last_wal_replay_lsn() is null)`);
@@ -75,7 +64,7 @@ export class StandbyReads {
     private readonly primary: Knex,
     standbys: readonly { readonly name: string; readonly knex: Knex }[],
     private readonly waitMs: number,
-    private readonly logger: Logger,
+    private readonly logger: Logger | undefined,
   ) {
     this.standbys = standbys.map((s) => new Standby(s.name, s.knex));
     this.position = new Coalesced(async () => {
@@ -94,12 +83,20 @@ export class StandbyReads {
    * its writes up to there), which stands in for the primary's position.
    */
   async route(token?: bigint): Promise<ReadRoute> {
+    return this.routeAt(token ?? (() => this.position.get()));
+  }
+
+  /**
+   * Where a read goes that must see the WAL up to `barrier` (a position, or how to ask for it:
+   * asked only when a standby is up to be asked).
+   */
+  async routeAt(barrier: bigint | (() => Promise<bigint>)): Promise<ReadRoute> {
     const standby = this.pick();
     if (standby === undefined) return { knex: this.primary, standby: undefined };
     const deadline = performance.now() + this.waitMs;
-    let barrier: bigint;
+    let position: bigint;
     try {
-      barrier = token ?? (await this.position.get());
+      position = typeof barrier === 'bigint' ? barrier : await barrier();
     } catch {
       // The primary could not say: it serves the read itself, or fails it as any read of it would.
       return { knex: this.primary, standby: undefined };
@@ -115,8 +112,12 @@ export class StandbyReads {
       }
       if (!standby.up) this.recovered(standby);
       standby.lagSeconds = replay.lagSeconds;
-      standby.lagBytes = Number(barrier > replay.lsn ? barrier - replay.lsn : 0n);
-      if (replay.lsn >= barrier) {
+      standby.lagBytes = Number(position > replay.lsn ? position - replay.lsn : 0n);
+      if (replay.lsn >= position) {
+        if (standby.lagging) {
+          standby.lagging = false;
+          this.logger?.info({ standby: standby.name }, 'standby caught up: it serves reads again');
+        }
         standby.reads++;
         if (waited) standby.waits++;
         return { knex: standby.knex, standby: standby.name };
@@ -126,6 +127,19 @@ export class StandbyReads {
       if (left <= 0) return this.fallback(standby, true);
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)));
     }
+  }
+
+  /**
+   * A read routed to `name` failed for a reason of the standby's (it stopped, restarts, cancelled
+   * the read for a conflict with recovery): read around it until it answers again; the caller
+   * reads from the primary.
+   */
+  failed(name: string, error: unknown): void {
+    const standby = this.standbys.find((s) => s.name === name);
+    if (!standby) return;
+    standby.reads--;
+    standby.fallbacks++;
+    this.down(standby, error);
   }
 
   /** Each standby as /metrics and /health report it. */
@@ -146,7 +160,11 @@ export class StandbyReads {
   }
 
   private fallback(standby: Standby, waited: boolean): ReadRoute {
-    if (waited) standby.fallbacks++;
+    standby.fallbacks++;
+    if (waited && !standby.lagging) {
+      standby.lagging = true;
+      this.logger?.warn({ standby: standby.name, waitMs: this.waitMs, lagBytes: standby.lagBytes }, 'standby lags past READ_WAIT_MS: its reads go to the primary until it catches up');
+    }
     return { knex: this.primary, standby: undefined };
   }
 
@@ -154,11 +172,11 @@ export class StandbyReads {
     standby.retryAt = performance.now() + RETRY_MS;
     if (!standby.up) return;
     standby.up = false;
-    this.logger.warn({ standby: standby.name, err: error instanceof Error ? error.message : String(error) }, 'standby unavailable: its reads go to the primary until it answers again');
+    this.logger?.warn({ standby: standby.name, err: error instanceof Error ? error.message : String(error) }, 'standby unavailable: its reads go to the primary until it answers again');
   }
 
   private recovered(standby: Standby): void {
     standby.up = true;
-    this.logger.info({ standby: standby.name }, 'standby answers again: reads go to it once it has replayed far enough');
+    this.logger?.info({ standby: standby.name }, 'standby answers again: reads go to it once it has replayed far enough');
   }
 }

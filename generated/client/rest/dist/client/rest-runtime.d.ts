@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 45c374a25e0de3ad7d83dc752265bd151741bc490961dd5e469cf957b8fdc223 output e33f9919c59ebdf0e5b90718f4de671558791479cdba6ac2cf72c15e147258aa
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source fae3e58699907c50d9d25a3cd07663b7ffbd5b380ba49f995f0959bcdbc84c6f output d95c41afa7b3f3473d98567aaeb9d09410008b139c27d4eb1f12391c37fc5f13
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
@@ -57,6 +57,16 @@ export declare class Http {
     private readonly options;
     private readonly base;
     private readonly fetchImpl;
+    /**
+     * The newest consistency token a write answer carried (rest-contract §15), sent with every
+     * request after it: a server with standbys then serves this client's reads where its writes
+     * have been replayed, without asking the primary.
+     */
+    private consistency;
+    /** The consistency token this client sends (the newest it was answered), if any. */
+    get consistencyToken(): string | undefined;
+    /** Keep `token` when it is newer than the one kept. */
+    private remember;
     constructor(options: ClientOptions);
     request(method: string, path: string, init?: RequestOptions): Promise<RawResponse>;
     /**

@@ -1,4 +1,4 @@
-// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source e3c328323324a435c73330b67b5de004df7cea272623e4a640446116a58b34a6 output 8257e2c7e6cdbd09cfad377f1c75444e52b07b8caf151acc91af8a948b8c55f7
+// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source 18c14cdcb94e297f50d29d7817f74e469e724522e40a536009e7d0ad7bc14418 output ed09f26206f7e30ae8a3dd796c29533c256c78043dfbaa4f845c22318605de6d
 /**
  * The one error body of the service.
  */
@@ -59,6 +59,8 @@ export declare const ACTION_STATUS: {
     readonly patch: 200;
     readonly remove: 204;
 };
+/** The header of the consistency token (rest-contract §15): write answers carry it, reads send it back. */
+export declare const CONSISTENCY_TOKEN_HEADER = "Consistency-Token";
 /**
  * The operators of the query language (rest-contract §5), written `field=<prefix>=value`, by
  * their name in the syntax tree: what follows the prefix (one value, a text taken whole, or
