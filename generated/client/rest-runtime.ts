@@ -25,6 +25,11 @@ export interface ClientOptions {
   readonly fetch?: typeof globalThis.fetch | undefined;
   /** Extra headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * A consistency token to start from (another client's `consistencyToken`): this client's reads
+   * then see every write that client had seen answered. The client keeps the newest it is answered.
+   */
+  readonly consistencyToken?: string | undefined;
 }
 
 function errorFor(status: number, body: unknown): TopocatError {
@@ -121,6 +126,7 @@ export class Http {
     this.options = options;
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.remember(options.consistencyToken ?? null);
   }
 
   async request(method: string, path: string, init: RequestOptions = {}): Promise<RawResponse> {

@@ -450,6 +450,15 @@ export class TopologyClient {
     this.topologies = new Collection(this.http, "topologies");
   }
 
+  /**
+   * The consistency token this client sends with its requests: the newest a write answer carried
+   * (a server with standbys, rest-contract §15). Hand it to another client
+   * (`ClientOptions.consistencyToken`) for its reads to see this client's writes.
+   */
+  get consistencyToken(): string | undefined {
+    return this.http.consistencyToken;
+  }
+
   /** The collections the service offers, in UNIS's shape: each `href` and its kind's schema address (`GET /`). */
   async collections(): Promise<CollectionEntry[]> {
     return (await this.http.request('GET', '/')).body as CollectionEntry[];

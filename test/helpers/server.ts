@@ -52,6 +52,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       PORT: '0',
       LOG_LEVEL: 'info',
       DATABASE_URL: database.url,
+      // The run with a standby (test/run.ts): every server reads from it.
+      ...(process.env.TOPOCAT_TEST_READ_URLS && database.url.startsWith('postgres') ? { DATABASE_READ_URLS: process.env.TOPOCAT_TEST_READ_URLS } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import knexFactory from 'knex';
 import { engine, withPostgres } from '../helpers/database.js';
 import { del, get, patch, post, put, type Answer } from '../helpers/http.js';
-import { createCluster, type Cluster } from '../helpers/pg-cluster.js';
+import { createCluster, type Cluster } from '../../tools/pg-cluster.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { CatalogServiceClient } from '../../generated/client/soap.js';
 

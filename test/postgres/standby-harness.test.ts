@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { engine, withPostgres } from '../helpers/database.js';
-import { createCluster, createStandby, type LocalCluster } from '../helpers/pg-cluster.js';
+import { createCluster, createStandby, type LocalCluster } from '../../tools/pg-cluster.js';
 import { until } from '../helpers/federation.js';
 
 /**

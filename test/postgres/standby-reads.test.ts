@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import { engine } from '../helpers/database.js';
-import { createCluster, createStandby, type LocalCluster } from '../helpers/pg-cluster.js';
+import { createCluster, createStandby, type LocalCluster } from '../../tools/pg-cluster.js';
 import { createLogger } from '../../server/log.js';
 import { StandbyReads } from '../../server/storage/dialects/postgres/standbys.js';
 import { formatLsn, parseLsn } from '../../server/storage/dialects/postgres/wal-position.js';

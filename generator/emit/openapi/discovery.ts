@@ -9,6 +9,29 @@ const open = { security: [{}] };
 /** The service's version (package.json's), in /health and /about. */
 const version = { type: 'string', description: 'The version of topocat serving the request (its package.json), e.g. 0.1.0' };
 
+/** /health's body: with standbys (DATABASE_READ_URLS), how each is; a standby that fails is read around, never a failure of the service. */
+const HEALTH = {
+  type: 'object',
+  required: ['status', 'version'],
+  properties: {
+    status: { const: 'ok' },
+    version,
+    standbys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'status', 'lagBytes', 'lagSeconds'],
+        properties: {
+          name: { type: 'string', description: 'host:port/database' },
+          status: { enum: ['ok', 'unavailable'] },
+          lagBytes: { type: 'integer', description: 'WAL bytes the primary had that it had not replayed, at the last look' },
+          lagSeconds: { type: 'number', description: 'Seconds since its last replayed commit while it has WAL left to replay (0 when caught up)' },
+        },
+      },
+    },
+  },
+};
+
 /** The paths the service answers besides the collections: what a client needs to find its way. */
 export function discoveryPaths(model: Model, used: Set<number>): Json {
   const requestId = { 'X-Request-Id': header('XRequestId') };
@@ -58,10 +81,10 @@ export function discoveryPaths(model: Model, used: Set<number>): Json {
     '/health': {
       get: {
         operationId: 'health',
-        summary: 'Answers 200 when the storage answers',
+        summary: 'Answers 200 when the storage answers (with standbys: the primary; each standby is a detail)',
         tags,
         ...open,
-        responses: { 200: { description: 'Healthy', headers: requestId, ...json({ type: 'object', required: ['status', 'version'], properties: { status: { const: 'ok' }, version } }) }, ...errors(model, [500, 503], used) },
+        responses: { 200: { description: 'Healthy', headers: requestId, ...json(HEALTH) }, ...errors(model, [500, 503], used) },
       },
     },
     '/metrics': {

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source fae3e58699907c50d9d25a3cd07663b7ffbd5b380ba49f995f0959bcdbc84c6f output d95c41afa7b3f3473d98567aaeb9d09410008b139c27d4eb1f12391c37fc5f13
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 416c225ee71c41bcc7bd5d817ecd9819f8a8b34033b00c74640b74febf723eb8 output dbe8edc1d1c88df04b2568f083784ffaa2de9938f0be6a777c2d40d348ffdab9
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
@@ -11,6 +11,11 @@ export interface ClientOptions {
     readonly fetch?: typeof globalThis.fetch | undefined;
     /** Extra headers sent with every request. */
     readonly headers?: Readonly<Record<string, string>> | undefined;
+    /**
+     * A consistency token to start from (another client's `consistencyToken`): this client's reads
+     * then see every write that client had seen answered. The client keeps the newest it is answered.
+     */
+    readonly consistencyToken?: string | undefined;
 }
 /** A representation with the validators the service sent for it. */
 export interface Versioned<T> {

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest.ts by npm run generate; do not edit. source f9cf06ac2611b6c25c1f8533f319b66b3a666098cb9e90368c795a65c6d7b279 output 929f9af44cefbe55dd44f4fdebc2da508e5e6285519f878153f19b59ce5cb85c
+// Compiled from generated/client/rest.ts by npm run generate; do not edit. source 7bc88ba165609359eb74351220c0d9a6b799acd4b81d053c22e7c53a62e1017e output 3de277bb9962627576d0d0caab5f8036e9b1eb705675479aaa46a2f9f4a435ea
 import type { Domain, Exnode, Extent, Link, Measurement, Metadata, Network, Node, Path, Port, Service, Topology } from '../types/index.js';
 import { Collection, type ClientOptions, type SubscribeOptions } from './rest-runtime.js';
 export * from './rest-runtime.js';
@@ -421,6 +421,12 @@ export declare class TopologyClient {
     /** The `/topologies` collection. */
     readonly topologies: Collection<Topology, TopologyFields>;
     constructor(options: ClientOptions);
+    /**
+     * The consistency token this client sends with its requests: the newest a write answer carried
+     * (a server with standbys, rest-contract §15). Hand it to another client
+     * (`ClientOptions.consistencyToken`) for its reads to see this client's writes.
+     */
+    get consistencyToken(): string | undefined;
     /** The collections the service offers, in UNIS's shape: each `href` and its kind's schema address (`GET /`). */
     collections(): Promise<CollectionEntry[]>;
     /**
