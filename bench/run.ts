@@ -1,10 +1,11 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,subscriptions,measurements,ui,time,generate,lifecycle,federation,import]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,generate,lifecycle,federation,import]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
  * TEST_DATABASE_URL names, as for the tests, in a schema of its own; without it those rows say
- * they were not run), loads the data through the interfaces, runs the loads,
+ * they were not run; the replicas group: on a private primary and streaming standby it makes with
+ * PostgreSQL's binaries, tools/pg-cluster.ts), loads the data through the interfaces, runs the loads,
  * stops everything and prints one Markdown table. Headline figures are ratios measured in the
  * same run, since absolute rates on a shared machine are noise. --quick uses smoke sizes (CI
  * runs it to prove the benchmark works; its figures mean nothing).
@@ -29,6 +30,7 @@ import { operatorRows } from './rows/operator.js';
 import { postgresRows } from './rows/postgres.js';
 import { mixedWriteRows } from './rows/mixed-writes.js';
 import { postgresUnavailable } from './harness/postgres.js';
+import { replicaRows } from './rows/replicas.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
 import { timeRows } from './rows/time.js';
@@ -38,7 +40,7 @@ import { federationRows } from './rows/federation.js';
 import { importRows } from './rows/import.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation', 'import'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'replicas', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation', 'import'] as const;
 type Group = (typeof GROUPS)[number];
 
 const { values } = parseArgs({
@@ -90,6 +92,7 @@ async function main(): Promise<number> {
       rows.push({ row: 'PostgreSQL rows', result: `not run: ${why}`, target: 'report', met: undefined, figures: {}, failures: 0 });
     }
   }
+  if (only.has('replicas')) rows.push(...(await replicaRows(ctx)));
   if (only.has('subscriptions')) rows.push(...(await subscriptionRows(ctx)));
   if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));

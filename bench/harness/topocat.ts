@@ -22,7 +22,7 @@ export interface TopocatOptions {
 }
 
 export async function startTopocat(options: TopocatOptions): Promise<Measured> {
-  const tokens = { tokens: [{ name: 'bench', hash: hashToken(options.token), scopes: ['read', 'create', 'update', 'delete', 'admin', 'register'], dn: options.dn }] };
+  const tokens = { tokens: [{ name: 'bench', hash: hashToken(options.token), scopes: ['read', 'create', 'update', 'delete', 'admin', 'metrics', 'register'], dn: options.dn }] };
   return launch({
     entry: 'server/main.js',
     args: options.workers === undefined ? [] : ['--workers', String(options.workers)],

@@ -5,7 +5,7 @@ import type { Standbys, StandbyState } from '../../contract/driver.js';
 import { postgresErrors } from './errors.js';
 import { postgresHistory } from './history.js';
 import type { StandbyReads } from './standbys.js';
-import { Coalesced, formatLsn, parseLsn } from './wal-position.js';
+import { Coalesced, COVERING_POSITION, formatLsn, parseLsn } from './wal-position.js';
 
 /**
  * How the reads of a request reach a standby (rest-contract §15): the request runs in a read
@@ -51,9 +51,9 @@ export class PostgresStandbys implements Standbys, ConnectionSource {
   ) {
     this.reader = routedKnex(primary, this);
     // The horizon and the position in one statement: every transaction below the horizon had
-    // ended when the statement's snapshot was taken, so its commit is in the WAL before the
-    // insert position read after it.
-    const sql = `SELECT h.k, pg_current_wal_insert_lsn()::text AS lsn FROM (${postgresHistory.horizon}) h`;
+    // ended when the statement's snapshot was taken, so its commit was in the WAL (and flushed,
+    // where commits wait for their flush) before the position read after it.
+    const sql = `SELECT h.k, (${COVERING_POSITION})::text AS lsn FROM (${postgresHistory.horizon}) h`;
     this.horizons = new Coalesced(async () => {
       const row = (await primary.raw(sql)).rows[0] as { k: number | string; lsn: string };
       return { horizon: Number(row.k), lsn: parseLsn(row.lsn)! };
