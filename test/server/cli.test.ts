@@ -52,6 +52,21 @@ describe('command line and start failures', function () {
     ['check-data with an unknown option', { args: [START, '--check-data', '--jsno'], want: /^error: Unknown option '--jsno'/ }],
     ['export with an unknown option', { args: [START, 'export', '--too', 'x'], want: /^error: Unknown option '--too'/ }],
   ];
+  // Standbys (DATABASE_READ_URLS) serve reads of a PostgreSQL primary only; the message never shows a password.
+  const settings: [string, { env: Readonly<Record<string, string>>; want: RegExp }][] = [
+    ['standbys of a SQLite file', { env: { DATABASE_URL: 'sqlite:./nowhere.sqlite', DATABASE_READ_URLS: 'postgres://127.0.0.1:5433/db' }, want: /^configuration error: DATABASE_READ_URLS: standbys serve reads of a PostgreSQL DATABASE_URL only/ }],
+    ['a standby that is not PostgreSQL', { env: { DATABASE_URL: 'postgres://127.0.0.1:5432/db', DATABASE_READ_URLS: 'postgres://127.0.0.1:5433/db, mysql://u:secret@h/db' }, want: /^configuration error: DATABASE_READ_URLS: each a postgres:\/\/ URL of a streaming standby, not "mysql:\/\/\*\*\*@h\/db"/ }],
+    ['READ_WAIT_MS that is not a number', { env: { DATABASE_URL: 'postgres://127.0.0.1:5432/db', DATABASE_READ_URLS: 'postgres://127.0.0.1:5433/db', READ_WAIT_MS: 'soon' }, want: /^configuration error: READ_WAIT_MS/ }],
+  ];
+  for (const [name, { env, want }] of settings) {
+    it(`start with ${name}: exit 2, a first line that says what is wrong, no stack`, async () => {
+      const outcome = await command([START], env);
+      assert.equal(outcome.code, 2, outcome.stderr);
+      assert.match(outcome.stderr, want);
+      assert.doesNotMatch(outcome.stderr, /secret|\n\s+at /);
+    });
+  }
+
   for (const [name, { args, want }] of mistakes) {
     it(`${name}: exit 2, a first line that says what is wrong, no stack`, async () => {
       const outcome = await command(args);

@@ -1,20 +1,17 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools } from '../../contract/driver.js';
-import type { Row } from '../../contract/rows.js';
 import type { VersionRow } from '../../contract/events.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
 import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
+import { streamRows } from './stream.js';
 import { MergedWrites, onConnection } from './merged-writes.js';
 import { PostgresReadLease } from './read-lease.js';
 import { PostgresStandbys } from './read-routing.js';
 import { ACQUIRE_TIMEOUT_MS, postgresSettings, standbyName, type PostgresSettings } from './settings.js';
 import { StandbyReads } from './standbys.js';
 import type { Logger } from '../../../log.js';
-
-/** Rows per round trip of the portal behind a streamed list. */
-const STREAM_BATCH = 200;
 
 const INT8_OID = 20;
 
@@ -38,18 +35,6 @@ interface PgClient {
 function parseInt8(text: string): number | string {
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : text;
-}
-
-async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> {
-  // knex streams through pg-query-stream: a portal that fetches STREAM_BATCH rows at a time,
-  // the next batch only once the consumer has taken the last. Started here, on first read, so
-  // a list that is never read holds no connection.
-  const rows = query.stream({ batchSize: STREAM_BATCH, highWaterMark: STREAM_BATCH });
-  try {
-    for await (const row of rows) yield row as Row;
-  } finally {
-    rows.destroy();
-  }
 }
 
 /** A knex of `pg` connections to one server, as every pool of this dialect is made. */

@@ -9,6 +9,8 @@ import { Coalesced, COVERING_POSITION, parseLsn } from './wal-position.js';
  * two; the looks are shared by every read waiting for that standby (Coalesced).
  */
 const POLL_MS = [1, 1, 2, 4, 8] as const;
+/** The least time between two log lines of one standby's lag. */
+const LAG_LOG_MS = 60_000;
 /** How long a standby that failed is left alone before it is asked again. */
 const RETRY_MS = 1_000;
 
@@ -26,8 +28,8 @@ interface Replay {
 
 class Standby {
   up = true;
-  /** It made a read wait READ_WAIT_MS, and has not served one since (logged once). */
-  lagging = false;
+  /** When its lag last sent a read to the primary was logged (at most once a minute: a standby near READ_WAIT_MS behind flaps). */
+  lagLogged = -Infinity;
   retryAt = 0;
   lagBytes = 0;
   lagSeconds = 0;
@@ -118,10 +120,6 @@ export class StandbyReads {
       standby.lagSeconds = replay.lagSeconds;
       standby.lagBytes = Number(position > replay.lsn ? position - replay.lsn : 0n);
       if (replay.lsn >= position) {
-        if (standby.lagging) {
-          standby.lagging = false;
-          this.logger?.info({ standby: standby.name }, 'standby caught up: it serves reads again');
-        }
         standby.reads++;
         if (waited) standby.waits++;
         return { knex: standby.knex, standby: standby.name };
@@ -165,9 +163,13 @@ export class StandbyReads {
 
   private fallback(standby: Standby, waited: boolean): ReadRoute {
     standby.fallbacks++;
-    if (waited && !standby.lagging) {
-      standby.lagging = true;
-      this.logger?.warn({ standby: standby.name, waitMs: this.waitMs, lagBytes: standby.lagBytes }, 'standby lags past READ_WAIT_MS: its reads go to the primary until it catches up');
+    const now = performance.now();
+    if (waited && now - standby.lagLogged >= LAG_LOG_MS) {
+      standby.lagLogged = now;
+      this.logger?.warn(
+        { standby: standby.name, waitMs: this.waitMs, lagBytes: standby.lagBytes, fallbacks: standby.fallbacks },
+        'standby lags past READ_WAIT_MS: reads that cannot wait for it go to the primary (logged at most once a minute; topocat_standby_fallbacks_total counts them)',
+      );
     }
     return { knex: this.primary, standby: undefined };
   }
