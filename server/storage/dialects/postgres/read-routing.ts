@@ -97,7 +97,7 @@ export class PostgresStandbys implements Standbys, ConnectionSource {
       return await this.takeFrom(route.knex.client as PoolClient, route.standby);
     } catch (error) {
       // The standby cannot be reached: read around it.
-      this.reads.failed(route.standby, error);
+      this.reads.failed(route.standby, error, true);
       return this.takeFrom(this.primary.client as PoolClient, undefined);
     }
   }
@@ -112,8 +112,10 @@ export class PostgresStandbys implements Standbys, ConnectionSource {
   /** True when `error`, met on `connection` of take(), was its standby's failure: it is then read around, and the read can run again. */
   standbyFailed(connection: object, error: unknown): boolean {
     const standby = this.origins.get(connection)?.standby;
-    if (standby === undefined || !standbyFailure(error)) return false;
-    this.reads.failed(standby, error);
+    if (standby === undefined) return false;
+    const down = postgresErrors.isUnavailable(error);
+    if (!down && (error as { code?: unknown } | null)?.code !== RECOVERY_CONFLICT) return false;
+    this.reads.failed(standby, error, down);
     return true;
   }
 
@@ -172,9 +174,4 @@ function routedKnex(primary: Knex, source: ConnectionSource): Knex {
   // The server's version, as the primary's first connection said it (the query compiler may ask).
   Object.defineProperty(RoutedPgClient.prototype, 'version', { get: () => primaryClient.version, set: () => undefined });
   return knexFactory({ client: RoutedPgClient as unknown as typeof Knex.Client });
-}
-
-/** An error a read met on a standby that says nothing of the read: the standby failed, or cancelled it for replaying WAL. */
-function standbyFailure(error: unknown): boolean {
-  return postgresErrors.isUnavailable(error) || (error as { code?: unknown } | null)?.code === RECOVERY_CONFLICT;
 }

@@ -132,16 +132,17 @@ export class StandbyReads {
   }
 
   /**
-   * A read routed to `name` failed for a reason of the standby's (it stopped, restarts, cancelled
-   * the read for a conflict with recovery): read around it until it answers again; the caller
-   * reads from the primary.
+   * A read routed to `name` failed for a reason of the standby's, and the caller reads again
+   * elsewhere: `down` (it stopped, restarts, cannot be reached): read around it until it answers
+   * again; else it cancelled the read for a conflict with recovery (it replayed the removal of
+   * rows the read needed), which says nothing of the next.
    */
-  failed(name: string, error: unknown): void {
+  failed(name: string, error: unknown, down: boolean): void {
     const standby = this.standbys.find((s) => s.name === name);
     if (!standby) return;
     standby.reads--;
     standby.fallbacks++;
-    this.down(standby, error);
+    if (down) this.down(standby, error);
   }
 
   /** Each standby as /metrics and /health report it. */

@@ -41,6 +41,9 @@ export async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> 
         }
         return;
       } catch (error) {
+        // The connection is not given to another read: a portal that failed may leave it out of
+        // step with its server (knex's pool drops a connection so marked when it is next taken).
+        (connection as { __knex__disposed?: unknown }).__knex__disposed = error;
         if (yielded || !pool.standbyFailed?.(connection, error)) throw error;
       } finally {
         rows.destroy();
