@@ -37,9 +37,22 @@ function isSimpleEscape(c: number): boolean {
   return c === QUOTE || c === BACKSLASH || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74;
 }
 
-/** A string, `i` at its opening quote: the index after its closing quote. */
+/**
+ * A string, `i` at its opening quote: the index after its closing quote. The loop stops only at a
+ * quote, a backslash or a control character; small, so V8 inlines it where strings are skipped.
+ */
 export function skipString(b: Uint8Array, i: number, end: number): number {
   for (i++; i < end; i++) {
+    const c = b[i]!;
+    if (c === QUOTE) return i + 1;
+    if (c === BACKSLASH || c < 0x20) return escapedString(b, i, end);
+  }
+  return INCOMPLETE;
+}
+
+/** The rest of a string from `i`, at a backslash or a control character. */
+function escapedString(b: Uint8Array, i: number, end: number): number {
+  for (; i < end; i++) {
     const c = b[i]!;
     if (c === QUOTE) return i + 1;
     if (c === BACKSLASH) {
@@ -110,75 +123,81 @@ export function skipScalar(b: Uint8Array, i: number, end: number): number {
   throw new SyntaxError(`unexpected ${String.fromCharCode(c)}`);
 }
 
-/** What the value being skipped expects next. */
-const enum Expect {
-  Value,
-  ValueOrClose,
-  Key,
-  KeyOrClose,
-  Colon,
-  CommaOrClose,
-}
+/** What the value being skipped expects next: one bit each, so a check of several is one AND. */
+const VALUE = 1;
+const VALUE_OR_CLOSE = 2;
+const KEY = 4;
+const KEY_OR_CLOSE = 8;
+const COLON_NEXT = 16;
+const COMMA_OR_CLOSE = 32;
+const ANY_VALUE = VALUE | VALUE_OR_CLOSE;
+const ANY_KEY = KEY | KEY_OR_CLOSE;
 
 /** Containers open in skipValue: true for an object (one array for every call: it never yields). */
 const open: boolean[] = [];
 
 /**
- * Any value, `i` at its first byte (not whitespace): the index after it. Iterative, so nesting
- * as deep as an instance sends costs no stack.
+ * Any value, `i` at its first byte (not whitespace): the index after it. One loop over the bytes,
+ * led by each byte, with strings skipped inline (27.8 ms for a list of 25,000 nodes, 16.6 MB,
+ * in a state machine led by what it expected; issue 37). Iterative, so nesting as deep as an
+ * instance sends costs no stack.
  */
 export function skipValue(b: Uint8Array, i: number, end: number): number {
   let depth = 0;
-  let expect = Expect.Value;
-  for (;;) {
-    if (depth > 0) i = skipWhitespace(b, i, end);
-    if (i >= end) return INCOMPLETE;
+  let expect = VALUE;
+  while (i < end) {
     const c = b[i]!;
-    switch (expect) {
-      case Expect.ValueOrClose:
-      case Expect.Value:
-        if (c === CLOSE_BRACKET && expect === Expect.ValueOrClose) {
-          depth--;
-          i++;
+    if (c === QUOTE) {
+      let j = i + 1;
+      for (; j < end; j++) {
+        const d = b[j]!;
+        if (d === QUOTE) break;
+        if (d === BACKSLASH || d < 0x20) {
+          j = escapedString(b, j, end) - 1;
           break;
         }
-        if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-          open[depth++] = c === OPEN_BRACE;
-          i++;
-          expect = c === OPEN_BRACE ? Expect.KeyOrClose : Expect.ValueOrClose;
-          continue;
-        }
-        if ((i = skipScalar(b, i, end)) === INCOMPLETE) return INCOMPLETE;
-        break;
-      case Expect.KeyOrClose:
-      case Expect.Key:
-        if (c === CLOSE_BRACE && expect === Expect.KeyOrClose) {
-          depth--;
-          i++;
-          break;
-        }
-        if (c !== QUOTE) throw new SyntaxError('a key that is not a string');
-        if ((i = skipString(b, i, end)) === INCOMPLETE) return INCOMPLETE;
-        expect = Expect.Colon;
+      }
+      if (j < 0 || j >= end) return INCOMPLETE;
+      i = j + 1;
+      if ((expect & ANY_KEY) !== 0) {
+        expect = COLON_NEXT;
         continue;
-      case Expect.Colon:
-        if (c !== COLON) throw new SyntaxError('a key without a colon');
-        i++;
-        expect = Expect.Value;
-        continue;
-      case Expect.CommaOrClose:
-        if (c === COMMA) {
-          i++;
-          expect = open[depth - 1] ? Expect.Key : Expect.Value;
-          continue;
-        }
-        if (c !== (open[depth - 1] ? CLOSE_BRACE : CLOSE_BRACKET)) throw new SyntaxError(`unexpected ${String.fromCharCode(c)}`);
-        depth--;
-        i++;
-        break;
+      }
+      if ((expect & ANY_VALUE) === 0) throw new SyntaxError('unexpected "');
+    } else if (c === COLON) {
+      if (expect !== COLON_NEXT) throw new SyntaxError('unexpected :');
+      expect = VALUE;
+      i++;
+      continue;
+    } else if (c === COMMA) {
+      if (expect !== COMMA_OR_CLOSE) throw new SyntaxError('unexpected ,');
+      expect = open[depth - 1] ? KEY : VALUE;
+      i++;
+      continue;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if ((expect & ANY_VALUE) === 0) throw new SyntaxError(`unexpected ${String.fromCharCode(c)}`);
+      open[depth++] = c === OPEN_BRACE;
+      expect = c === OPEN_BRACE ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
+      i++;
+      continue;
+    } else if (c === CLOSE_BRACE) {
+      if ((expect & (COMMA_OR_CLOSE | KEY_OR_CLOSE)) === 0 || !open[depth - 1]) throw new SyntaxError('unexpected }');
+      depth--;
+      i++;
+    } else if (c === CLOSE_BRACKET) {
+      if ((expect & (COMMA_OR_CLOSE | VALUE_OR_CLOSE)) === 0 || open[depth - 1] !== false) throw new SyntaxError('unexpected ]');
+      depth--;
+      i++;
+    } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      i++;
+      continue;
+    } else {
+      if ((expect & ANY_VALUE) === 0) throw new SyntaxError(`unexpected ${String.fromCharCode(c)}`);
+      if ((i = skipScalar(b, i, end)) === INCOMPLETE) return INCOMPLETE;
     }
     // A value ended: the whole one, or one inside a container.
     if (depth === 0) return i;
-    expect = Expect.CommaOrClose;
+    expect = COMMA_OR_CLOSE;
   }
+  return INCOMPLETE;
 }
