@@ -45,8 +45,30 @@ function valueOf(b: Buffer, from: number, to: number): unknown {
     case OPEN_BRACKET:
       return JSON.parse(b.toString('utf8', from, to));
     default:
-      return Number(b.toString('latin1', from, to));
+      return numberOf(b, from, to);
   }
+}
+
+/**
+ * A JSON number: an integer of at most 16 digits read here when it is below 2^53 (every step
+ * of the sum is then exact, so it is the double Number makes); any other by Number. Saves the
+ * string `ts` was read through: reading a list of 25,000 nodes took 33.5 ms instead of 37 ms in
+ * process (issue 37).
+ */
+function numberOf(b: Buffer, from: number, to: number): number {
+  let k = from;
+  const negative = b[k] === 0x2d;
+  if (negative) k++;
+  if (to - k <= 16) {
+    let n = 0;
+    for (; k < to; k++) {
+      const c = b[k]!;
+      if (c < 0x30 || c > 0x39) break;
+      n = n * 10 + (c - 0x30);
+    }
+    if (k === to && n <= Number.MAX_SAFE_INTEGER) return negative ? -n : n;
+  }
+  return Number(b.toString('latin1', from, to));
 }
 
 /**
@@ -62,6 +84,11 @@ export class SortKeyReader {
   /** The key of the last element read. */
   key: OrderKey = [];
   private readonly all: number[];
+  /**
+   * `lengths[d][n]`: some path's segment at depth d is n bytes long. Most keys are passed over on
+   * their length alone (reading a list of 25,000 nodes: 37 ms instead of 39 ms in process).
+   */
+  private readonly lengths: boolean[][] = [];
 
   constructor(private readonly sort: readonly SortKey[]) {
     this.paths = [...sort.map((k) => k.field), ['ts'], ['id']].map((names) => ({
@@ -70,6 +97,7 @@ export class SortKeyReader {
       inherited: names.map((_, d) => valueAt({}, names.slice(d))),
     }));
     this.all = this.paths.map((_, p) => p);
+    for (const path of this.paths) path.bytes.forEach((segment, d) => ((this.lengths[d] ??= [])[segment.length] = true));
   }
 
   /**
@@ -128,7 +156,7 @@ export class SortKeyReader {
         if (after === INCOMPLETE) return INCOMPLETE;
         to = after - 1;
       } else if (to >= end) return INCOMPLETE;
-      const found = this.matching(b, from, to, escaped, depth, candidates);
+      const found = escaped || this.lengths[depth]![to - from] === true ? this.matching(b, from, to, escaped, depth, candidates) : undefined;
       i = to + 1;
       if (i < end && b[i]! <= 0x20) i = skipWhitespace(b, i, end);
       if (i >= end) return INCOMPLETE;
