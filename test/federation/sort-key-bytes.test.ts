@@ -179,6 +179,17 @@ describe('a JSON array read from byte chunks (issue 37)', function () {
     assert.deepEqual(readList(list, sort, 7).texts[0], '{"name":"a","s":"\\"]}[{,"}');
   });
 
+  it('a long list in chunks of many elements, and of elements longer than a chunk', () => {
+    const sort = sortOf('sort=name:1');
+    const objects = Array.from({ length: 400 }, (_, i) => ({ name: `n${i}`, pad: 'x'.repeat(i % 7 === 0 ? 9000 + i : (i * 37) % 900), s: '"]}' }));
+    const list = JSON.stringify(objects, null, 1);
+    for (const size of [4097, 5000, 9001, 20000, 65536]) {
+      const { texts, keys } = readList(list, sort, size);
+      assert.deepEqual(texts.map((t) => JSON.parse(t)), objects, `chunks of ${size}`);
+      assert.deepEqual(keys, objects.map((o) => orderKey(o, sort)), `chunks of ${size}`);
+    }
+  });
+
   it('an empty list, and one of scalars', () => {
     assert.deepEqual(readList(' [ ] ', [], 1).texts, []);
     assert.deepEqual(readList('[1,"x",null,[]]', [], 3).texts, ['1', '"x"', 'null', '[]']);
