@@ -68,7 +68,7 @@ export async function* mergedArray(lists: readonly InstanceList[], order: (a: Or
       }
       down(0);
     }
-    if (used === CHUNK) {
+    if (used === out.length) {
       yield out;
       out = Buffer.allocUnsafe(1);
       used = 0;
