@@ -79,8 +79,19 @@ export class InstanceList {
 
   /** Move to the next element without reading: false when the chunk read last is used up and the list goes on (call `more`). */
   next(): boolean {
-    if (this.at + 1 < this.elements.count || this.done) {
+    if (this.at + 1 < this.elements.count) {
       this.moveTo(this.at + 1);
+      return true;
+    }
+    while (this.elements.unscanned) {
+      this.elements.scanRest();
+      if (this.elements.count > 0) {
+        this.moveTo(0);
+        return true;
+      }
+    }
+    if (this.done) {
+      this.moveTo(this.elements.count);
       return true;
     }
     return false;
@@ -136,6 +147,7 @@ export class InstanceList {
         this.elements.end();
         this.done = true;
       } else this.elements.push(value);
+      while (this.elements.count === 0 && this.elements.unscanned) this.elements.scanRest();
     } while (this.elements.count === 0 && !this.done);
   }
 

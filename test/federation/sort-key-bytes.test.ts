@@ -25,6 +25,10 @@ function readList(list: string, sort: readonly SortKey[], size: number): { texts
   for (let i = 0; i < bytes.length; i += size) {
     elements.push(bytes.subarray(i, i + size));
     take();
+    while (elements.unscanned) {
+      elements.scanRest();
+      take();
+    }
   }
   elements.end();
   take();
@@ -179,7 +183,7 @@ describe('a JSON array read from byte chunks (issue 37)', function () {
     assert.deepEqual(readList(list, sort, 7).texts[0], '{"name":"a","s":"\\"]}[{,"}');
   });
 
-  it('a long list in chunks of many elements, and of elements longer than a chunk', () => {
+  it('a long list in chunks of many elements (the rest of a chunk read in place after the element the chunk before cut), and of elements longer than a chunk', () => {
     const sort = sortOf('sort=name:1');
     const objects = Array.from({ length: 400 }, (_, i) => ({ name: `n${i}`, pad: 'x'.repeat(i % 7 === 0 ? 9000 + i : (i * 37) % 900), s: '"]}' }));
     const list = JSON.stringify(objects, null, 1);
