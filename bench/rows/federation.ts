@@ -2,12 +2,13 @@
  * The federation rows (issues 28 and 38, docs/federation.md): a lookup's redirect answer with many
  * registrations, the cost of keeping manifests on an instance that reports upstream against one
  * without federation (which keeps none), and
- * `federate=true` over four instances against the slowest instance's own list.
+ * `federate=true` over four instances against the slowest instance's own list and the four lists
+ * read at once (issue 37: the lookup's CPU for the merge is reported beside the times).
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MANIFEST_TABLE } from '../../server/storage/manifest-sql.js';
-import { cpuSideBySide } from '../harness/cpu.js';
+import { cpuSeconds, cpuSideBySide } from '../harness/cpu.js';
 import type { BenchContext } from '../harness/context.js';
 import { latency } from '../harness/load.js';
 import type { Measured } from '../harness/processes.js';
@@ -151,17 +152,31 @@ async function federateRow(ctx: BenchContext, dn: string, perInstance: number): 
     // The four lists at once, as the lookup asks them: on one machine they share its cores.
     const together = Math.max(...(await Promise.all(instances.map((instance) => streamList(instance, query, ctx.auth)))).map((o) => o.seconds));
     await streamList(lookup, `${query}&federate=true`, ctx.auth); // warm-up: the lookup's first merge compiles its code
+    const cpuBefore = cpuSeconds(lookup.pid);
     const merged = await streamList(lookup, `${query}&federate=true`, ctx.auth);
+    // The lookup's own CPU for the merge: on one machine the instances share its cores, so this moves less than the times.
+    const lookupCpu = cpuSeconds(lookup.pid) - cpuBefore;
     const r = merged.seconds / slowest;
+    const rTogether = merged.seconds / together;
     const grown = (merged.rssPeak - merged.rssBaseline) / 2 ** 20;
     const failures = merged.status === 200 && merged.items === 4 * perInstance ? 0 : 1;
     return [
       {
-        row: `\`federate=true&sort=name:1\` over 4 instances of ${count(perInstance)} nodes (${count(4 * perInstance)} merged) vs the slowest instance's own sorted list`,
-        result: `${ms(merged.seconds * 1000)} vs ${ms(slowest * 1000)} (the four lists read at once, no lookup: ${ms(together * 1000)}); ratio ${ratio(r)}; lookup RSS +${grown.toFixed(1)} MB at its peak`,
-        target: '< 1.5×; memory bounded (streamed)',
-        met: r < 1.5,
-        figures: { federatedSeconds: merged.seconds, slowestSeconds: slowest, fourAtOnceSeconds: together, ratio: r, items: merged.items, rssGrowthMB: grown, rssPeakMB: merged.rssPeak / 2 ** 20 },
+        row: `\`federate=true&sort=name:1\` over 4 instances of ${count(perInstance)} nodes (${count(4 * perInstance)} merged) vs the slowest instance's own sorted list, and vs the four lists read at once`,
+        result: `${ms(merged.seconds * 1000)} vs ${ms(slowest * 1000)}, ratio ${ratio(r)}; the four lists read at once, no lookup: ${ms(together * 1000)}, ratio ${ratio(rTogether)}; the lookup's CPU ${ms(lookupCpu * 1000)}; lookup RSS +${grown.toFixed(1)} MB at its peak`,
+        target: '< 1.5× the slowest, ≤ 1.2× the four at once; memory bounded (streamed)',
+        met: r < 1.5 && rTogether <= 1.2,
+        figures: {
+          federatedSeconds: merged.seconds,
+          slowestSeconds: slowest,
+          fourAtOnceSeconds: together,
+          ratio: r,
+          ratioFourAtOnce: rTogether,
+          lookupCpuSeconds: lookupCpu,
+          items: merged.items,
+          rssGrowthMB: grown,
+          rssPeakMB: merged.rssPeak / 2 ** 20,
+        },
         failures,
       },
     ];

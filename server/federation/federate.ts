@@ -1,10 +1,10 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
 import { responseType } from '../wire/media.js';
-import { streamArray } from '../wire/json-array.js';
 import { type InstanceFailure, InstanceList } from './instance-list.js';
-import { mergeLists } from './merge.js';
+import { mergedArray } from './merge.js';
 import { keyOrder } from './order.js';
 
 export interface FederateOptions {
@@ -29,27 +29,13 @@ function instanceHeaders(ctx: Context): Record<string, string> {
   return headers;
 }
 
-/** Skip the first `skip` of `items`, then end after `limit`. */
-async function* page(items: AsyncGenerator<string>, skip: number, limit: number | undefined): AsyncGenerator<string> {
-  if (limit === 0) return;
-  let skipped = 0;
-  let given = 0;
-  for await (const item of items) {
-    if (skipped < skip) {
-      skipped++;
-      continue;
-    }
-    yield item;
-    if (limit !== undefined && ++given >= limit) return;
-  }
-}
-
 /**
  * `federate=true` on a lookup (rest-contract §13, docs/federation.md): the query run on each
  * instance the redirect names, concurrently, each asked for at most `skip + limit` of its own
  * sorted list and read as a stream; the lists merged k-way in their common order (the sort
  * keys, then `ts` and `id`), `skip` and `limit` applied to the merged list, and written out as
- * it goes, every element as its instance answered it. Memory holds one chunk per instance.
+ * it goes, every element's bytes as its instance sent them (read and compared without being
+ * decoded: array-bytes.ts, sort-key-bytes.ts). Memory holds one chunk per instance.
  *
  * `Federation-Partial` is decided at the first byte: the merge cannot start before every
  * instance has given its first element, ended, failed or run out of time, so every instance
@@ -73,11 +59,16 @@ export function federate(options: FederateOptions) {
     const answering = lists.filter((_, i) => outcomes[i]!.status === 'fulfilled');
     // `limit=0` asks nothing of the lists (a generator never started runs no `finally`).
     if (query.limit === 0) for (const list of answering) list.cancel();
-    const merged = page(mergeLists(answering, keyOrder(query.sort)), query.skip ?? 0, query.limit);
-    await streamArray(ctx, merged, (text) => text, () => {
-      ctx.status = 200;
-      ctx.set('Content-Type', `${type}; charset=utf-8`);
-      if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.reason}"`).join(', '));
-    });
+    ctx.status = 200;
+    ctx.set('Content-Type', `${type}; charset=utf-8`);
+    if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.reason}"`).join(', '));
+    if (ctx.method === 'HEAD') {
+      for (const list of answering) list.cancel();
+      // No Content-Length: the list's length is not known without merging it (as wire/json-array.ts).
+      ctx.body = Readable.from([]);
+      return;
+    }
+    // Readable.from asks the merge for its next chunk only when the socket has taken the last one.
+    ctx.body = Readable.from(mergedArray(answering, keyOrder(query.sort), { skip: query.skip ?? 0, limit: query.limit }), { objectMode: false });
   };
 }

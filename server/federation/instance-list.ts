@@ -1,12 +1,7 @@
 import type { SortKey } from '../query/syntax.js';
-import { JsonElements } from './json-elements.js';
-import { orderKey, type OrderKey } from './order.js';
-
-/** One element of an instance's list: its text as the instance answered it, and what the merge compares. */
-export interface Element {
-  readonly text: string;
-  readonly key: OrderKey;
-}
+import { ArrayBytes } from './array-bytes.js';
+import type { OrderKey } from './order.js';
+import { SortKeyReader } from './sort-key-bytes.js';
 
 /** Why an instance is left out of a federated answer (named in `Federation-Partial`). */
 export class InstanceFailure extends Error {
@@ -29,26 +24,43 @@ export interface InstanceRequest {
 }
 
 /**
- * One instance's list, read as a stream: `open` resolves once its first element (or its end) is
- * there, within the time budget; `advance` moves to the next element, each read also within the
- * budget (counted only while waiting on the instance, not while the caller reads slowly). Only
- * one chunk of its answer is held at a time.
+ * One instance's list, read as a stream of bytes: `open` resolves once its first element (or its
+ * end) is there, within the time budget. The head element is where its bytes are (`bytes`,
+ * `start`, `end`, as the instance sent them) and its sort key (`key`, undefined once the list
+ * ended). `next` moves to the next element of the chunk read last, and says false when the
+ * chunk is used up: `more` then reads on, within the budget (counted only while waiting on the
+ * instance, not while the caller reads slowly). Only one chunk of its answer is held at a time.
  */
 export class InstanceList {
-  /** The element the merge looks at; undefined once the list ended. */
-  head: Element | undefined;
+  /** What the merge compares of the head element; undefined once the list ended. */
+  key: OrderKey | undefined;
   private readonly controller = new AbortController();
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  private readonly decoder = new TextDecoder();
-  private readonly elements = new JsonElements();
-  private queue: Element[] = [];
+  private readonly elements: ArrayBytes;
+  /** The head's index among the elements of the chunk read last. */
+  private at = 0;
   private done = false;
   private timedOut = false;
 
-  constructor(private readonly request: InstanceRequest) {}
+  constructor(private readonly request: InstanceRequest) {
+    this.elements = new ArrayBytes(new SortKeyReader(request.sort));
+  }
 
   get instance(): string {
     return this.request.instance;
+  }
+
+  /** The bytes the head element is in, at [start, end). */
+  get bytes(): Buffer {
+    return this.elements.buffer;
+  }
+
+  get start(): number {
+    return this.elements.starts[this.at]!;
+  }
+
+  get end(): number {
+    return this.elements.ends[this.at]!;
   }
 
   async open(): Promise<void> {
@@ -62,13 +74,38 @@ export class InstanceList {
       this.reader = answer.body.getReader();
       await this.fill();
     });
-    this.head = this.queue.shift();
+    this.moveTo(0);
   }
 
-  /** Move to the next element; throws an InstanceFailure when the instance fails or stalls. */
-  async advance(): Promise<void> {
-    if (this.queue.length === 0 && !this.done) await this.withinBudget(() => this.fill());
-    this.head = this.queue.shift();
+  /** Move to the next element without reading: false when the chunk read last is used up and the list goes on (call `more`). */
+  next(): boolean {
+    if (this.at + 1 < this.elements.count) {
+      this.moveTo(this.at + 1);
+      return true;
+    }
+    while (this.elements.unscanned) {
+      this.elements.scanRest();
+      if (this.elements.count > 0) {
+        this.moveTo(0);
+        return true;
+      }
+    }
+    if (this.done) {
+      this.moveTo(this.elements.count);
+      return true;
+    }
+    return false;
+  }
+
+  /** Read on to the next element; throws an InstanceFailure when the instance fails or stalls. */
+  async more(): Promise<void> {
+    await this.withinBudget(() => this.fill());
+    this.moveTo(0);
+  }
+
+  private moveTo(at: number): void {
+    this.at = at;
+    this.key = this.elements.keys[at];
   }
 
   /**
@@ -91,8 +128,7 @@ export class InstanceList {
   /** Stop reading (the merged answer is complete, or the caller went away). */
   cancel(): void {
     this.done = true;
-    this.queue = [];
-    this.head = undefined;
+    this.key = undefined;
     this.controller.abort();
     this.reader?.cancel().catch(() => {});
   }
@@ -102,18 +138,17 @@ export class InstanceList {
     this.controller.abort();
   }
 
-  /** Read until an element is queued or the list ends. */
+  /** Read until a chunk completes an element or the list ends. */
   private async fill(): Promise<void> {
     const reader = this.reader!;
-    while (this.queue.length === 0 && !this.done) {
+    do {
       const { value, done } = await reader.read();
-      const texts = done ? this.elements.push(this.decoder.decode()) : this.elements.push(this.decoder.decode(value, { stream: true }));
       if (done) {
         this.elements.end();
         this.done = true;
-      }
-      for (const text of texts) this.queue.push({ text, key: orderKey(JSON.parse(text), this.request.sort) });
-    }
+      } else this.elements.push(value);
+      while (this.elements.count === 0 && this.elements.unscanned) this.elements.scanRest();
+    } while (this.elements.count === 0 && !this.done);
   }
 
   private failure(error: unknown): InstanceFailure {

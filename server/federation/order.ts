@@ -38,7 +38,8 @@ export function compareValues(a: unknown, b: unknown): number {
   return bytewise(asText(a), asText(b));
 }
 
-function valueAt(item: unknown, field: readonly string[]): unknown {
+/** What `item` holds at `field`, as property reads in JavaScript find it. */
+export function valueAt(item: unknown, field: readonly string[]): unknown {
   let value = item;
   for (const segment of field) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
   return value;
