@@ -132,8 +132,11 @@ describe('the manifest triggers ask a copy of the committed sets first (manifest
       }),
       { numRuns: 150 },
     );
-    // Not a property that holds by never answering "known": the copy answered it, often.
-    assert.ok(asked.known > asked.news / 10, `the copy answered known ${asked.known} times, news ${asked.news}`);
+    // Not a property that holds by never answering "known": the copy answered it, often. How
+    // often depends on the generated writes (seven runs of 150 properties, 2026-11-28: 71 to 143
+    // known against 744 to 822 news; the bound of one in ten failed once at 71 against 774), so
+    // the bound is far below that, and far above never.
+    assert.ok(asked.known > asked.news / 25, `the copy answered known ${asked.known} times, news ${asked.news}`);
   });
 
   /** Sequences where a plain walk of the parsed document could name or write a leaf otherwise than json_tree: each must keep what walking keeps. */

@@ -24,7 +24,7 @@ const HEALTH = {
         properties: {
           name: { type: 'string', description: 'host:port/database' },
           status: { enum: ['ok', 'unavailable'] },
-          lagBytes: { type: 'integer', description: 'WAL bytes the primary had that it had not replayed, at the last look' },
+          lagBytes: { type: 'integer', format: 'int64', description: 'WAL bytes the primary had that it had not replayed, at the last look' },
           lagSeconds: { type: 'number', description: 'Seconds since its last replayed commit while it has WAL left to replay (0 when caught up)' },
         },
       },
