@@ -20,6 +20,8 @@ describe('PostgreSQL: which errors mean the database is unavailable', function (
   const unavailable: [string, unknown][] = [
     ['connection refused', failure({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' })],
     ['connection reset', failure({ code: 'ECONNRESET' })],
+    // Five capitals, as a SQLSTATE: a write to a connection its server ended (a standby's conflict with recovery).
+    ['broken pipe', failure({ code: 'EPIPE', message: 'write EPIPE' })],
     ['host unreachable', failure({ code: 'EHOSTUNREACH' })],
     ['name not resolved', failure({ code: 'ENOTFOUND' })],
     ['no socket file', failure({ code: 'ENOENT', message: 'connect ENOENT /var/run/postgresql/.s.PGSQL.5432' })],

@@ -25,9 +25,11 @@ function isUnavailable(error: unknown): boolean {
   // Connecting to a name with several addresses fails with all of them at once.
   if (Array.isArray(errors) && errors.some((e) => isUnavailable(e))) return true;
   if (typeof code === 'string') {
+    // Before the SQLSTATEs: `EPIPE` has their shape (five capitals), and was read as a query's
+    // own error, a 500 (a list whose standby ended its session, issue 39).
+    if (NETWORK_CODES.has(code)) return true;
     // A SQLSTATE decides alone: a query's own error is never a reason to answer 503.
     if (/^[0-9A-Z]{5}$/.test(code)) return unavailableState(code);
-    if (NETWORK_CODES.has(code)) return true;
   }
   if (code === undefined && typeof message === 'string' && DRIVER_GONE.test(message)) return true;
   return cause !== undefined && cause !== error && isUnavailable(cause);
