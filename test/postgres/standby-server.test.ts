@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { TopologyClient } from '../../generated/client/rest.js';
-import { engine, type TestDatabase } from '../helpers/database.js';
+import { engine, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { until } from '../helpers/federation.js';
 import { del, get, patch, post } from '../helpers/http.js';
 import { createCluster, createStandby, type LocalCluster } from '../../tools/pg-cluster.js';
@@ -203,5 +203,71 @@ describe('PostgreSQL standbys behind two servers', function () {
     assert.equal((await get(`${reader.url}/health`)).body.standbys[0].status, 'ok');
     const logged = reader.logs.filter((line) => line.msg.startsWith('standby unavailable'));
     assert.equal(logged.length, 1, 'the outage is logged once');
+  });
+});
+
+/**
+ * A standby that cancels reads for conflicts with recovery at once (`max_standby_streaming_delay=0`)
+ * while the primary vacuums the resource tables every 200 ms: it cancels statements and ends
+ * sessions under reads in flight, and no read may fail or answer stale for it (each reads again
+ * where the routing then sends it). Before the fixes this test stands for, such runs hung lists for
+ * 30 s (a stream on a connection that ended) and answered 500 (EPIPE read as a query's error).
+ */
+describe('PostgreSQL standby that cancels reads for conflicts with recovery', function () {
+  this.timeout(180_000);
+  let primary: LocalCluster;
+  let standby: LocalCluster;
+  let writer: RunningServer;
+  let reader: RunningServer;
+
+  before(async function () {
+    if (engine !== 'postgres') this.skip();
+    primary = await createCluster();
+    await primary.start();
+    standby = await createStandby(primary, ['recovery_min_apply_delay=200ms', 'max_standby_streaming_delay=0', 'hot_standby_feedback=off']);
+    await standby.start();
+    const database = (): TestDatabase => ({ url: primary.url, drop: async () => undefined });
+    writer = await startServer({ database: database() });
+    reader = await startServer({ database: database(), env: { DATABASE_READ_URLS: standby.url, READ_CACHE_MB: '0' } });
+  });
+  after(async () => {
+    await writer?.stop();
+    await reader?.stop();
+    await standby?.destroy();
+    await primary?.destroy();
+  });
+
+  it('answers every read, none stale, while the standby cancels and ends sessions', async () => {
+    let vacuuming = true;
+    const vacuum = withPostgres(primary.url, async (knex) => {
+      while (vacuuming) {
+        await knex.raw('VACUUM resource_current');
+        await knex.raw('VACUUM resource_history');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    });
+    const wrong: string[] = [];
+    try {
+      await Promise.all(
+        Array.from({ length: 32 }, async (_, lane) => {
+          for (let i = 0; i < 24; i++) {
+            const id = `conflict-${lane}-${i}`;
+            assert.equal((await post(`${writer.url}/nodes`, { id, name: id })).status, 201);
+            if (i % 2 === 0) {
+              const list = await get(`${reader.url}/nodes?name=${id}`);
+              if (list.status !== 200 || list.body.length !== 1) wrong.push(`list ${id}: ${list.status}`);
+            } else {
+              assert.equal((await patch(`${writer.url}/nodes/${id}`, { description: 'x' })).status, 200);
+              const read = await get(`${reader.url}/nodes/${id}`);
+              if (read.status !== 200 || read.body.description !== 'x') wrong.push(`get ${id}: ${read.status}`);
+            }
+          }
+        }),
+      );
+    } finally {
+      vacuuming = false;
+      await vacuum;
+    }
+    assert.deepEqual(wrong, []);
   });
 });
