@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Engine } from './helpers/database.js';
 import { withPostgres } from './helpers/database.js';
 import { projectRoot } from './helpers/server.js';
-import { createCluster, createStandby, type LocalCluster } from '../tools/pg-cluster.js';
+import { createPrimaryAndStandby } from '../tools/pg-cluster.js';
 
 const mocha = path.join(projectRoot, 'node_modules/mocha/bin/mocha.js');
 
@@ -89,13 +89,10 @@ async function main(): Promise<number> {
 
 /** The standby suites on a private primary and a streaming standby of it, gone afterwards. */
 async function withStandby(args: readonly string[]): Promise<number> {
-  let primary: LocalCluster | undefined;
-  let standby: LocalCluster | undefined;
+  let clusters: Awaited<ReturnType<typeof createPrimaryAndStandby>> | undefined;
   try {
-    primary = await createCluster();
-    await primary.start();
-    standby = await createStandby(primary, [STANDBY_APPLY_DELAY]);
-    await standby.start();
+    clusters = await createPrimaryAndStandby([STANDBY_APPLY_DELAY]);
+    const { primary, standby } = clusters;
     // Arguments that name files replace the suites; others (--grep) apply to them. The config's
     // `spec` (every suite) would be added to any named here: its other options are given instead.
     const files = args.some((arg) => arg.endsWith('.js')) ? [] : STANDBY_SUITES;
@@ -106,8 +103,7 @@ async function withStandby(args: readonly string[]): Promise<number> {
     console.error(`the primary and standby could not be started: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    await standby?.destroy();
-    await primary?.destroy();
+    await clusters?.destroy();
   }
 }
 

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -32,17 +32,6 @@ function binary(name: string): string {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
   const found = versions.map((v) => path.join(root, v, 'bin', name)).find((file) => existsSync(file));
   return found ?? name;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -118,6 +107,34 @@ function cluster(dir: string, data: string, port: number, settings: readonly str
     async destroy() {
       if (running) await owned(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A private primary and a streaming standby of it (with the standby's `settings`), both started:
+ * what the standby tests, `npm test`'s run with a standby and the bench's replicas rows run on.
+ * `destroy` removes both, whatever state they are in.
+ */
+export async function createPrimaryAndStandby(settings: readonly string[] = []): Promise<{ primary: LocalCluster; standby: LocalCluster; destroy(): Promise<void> }> {
+  const primary = await createCluster();
+  let standby: LocalCluster | undefined;
+  try {
+    await primary.start();
+    standby = await createStandby(primary, settings);
+    await standby.start();
+  } catch (error) {
+    await standby?.destroy();
+    await primary.destroy();
+    throw error;
+  }
+  const made = standby;
+  return {
+    primary,
+    standby: made,
+    async destroy() {
+      await made.destroy();
+      await primary.destroy();
     },
   };
 }

@@ -3,7 +3,7 @@ import { TopologyClient } from '../../generated/client/rest.js';
 import { engine, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { until } from '../helpers/federation.js';
 import { del, get, patch, post } from '../helpers/http.js';
-import { createCluster, createStandby, type LocalCluster } from '../../tools/pg-cluster.js';
+import { createPrimaryAndStandby, type LocalCluster } from '../../tools/pg-cluster.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { StreamClient } from '../helpers/subscribers.js';
 
@@ -28,6 +28,7 @@ const metricsOf = async (server: RunningServer): Promise<ReturnType<typeof stand
  */
 describe('PostgreSQL standbys behind two servers', function () {
   this.timeout(180_000);
+  let clusters: Awaited<ReturnType<typeof createPrimaryAndStandby>> | undefined;
   let primary: LocalCluster;
   let standby: LocalCluster;
   let writer: RunningServer;
@@ -36,10 +37,8 @@ describe('PostgreSQL standbys behind two servers', function () {
 
   before(async function () {
     if (engine !== 'postgres') this.skip();
-    primary = await createCluster();
-    await primary.start();
-    standby = await createStandby(primary, [`recovery_min_apply_delay=${APPLY_DELAY_MS}ms`]);
-    await standby.start();
+    clusters = await createPrimaryAndStandby([`recovery_min_apply_delay=${APPLY_DELAY_MS}ms`]);
+    ({ primary, standby } = clusters);
     // No read cache: every read goes to the database, so each one is routed.
     const env = { DATABASE_READ_URLS: standby.url, READ_CACHE_MB: '0' };
     writer = await startServer({ database: database(), env });
@@ -48,8 +47,7 @@ describe('PostgreSQL standbys behind two servers', function () {
   after(async () => {
     await writer?.stop();
     await reader?.stop();
-    await standby?.destroy();
-    await primary?.destroy();
+    await clusters?.destroy();
   });
 
   it('answers every read after a write through the other server with that write, 32 pairs at once', async () => {
@@ -215,17 +213,16 @@ describe('PostgreSQL standbys behind two servers', function () {
  */
 describe('PostgreSQL standby that cancels reads for conflicts with recovery', function () {
   this.timeout(180_000);
+  let clusters: Awaited<ReturnType<typeof createPrimaryAndStandby>> | undefined;
   let primary: LocalCluster;
-  let standby: LocalCluster;
   let writer: RunningServer;
   let reader: RunningServer;
 
   before(async function () {
     if (engine !== 'postgres') this.skip();
-    primary = await createCluster();
-    await primary.start();
-    standby = await createStandby(primary, ['recovery_min_apply_delay=200ms', 'max_standby_streaming_delay=0', 'hot_standby_feedback=off']);
-    await standby.start();
+    clusters = await createPrimaryAndStandby(['recovery_min_apply_delay=200ms', 'max_standby_streaming_delay=0', 'hot_standby_feedback=off']);
+    primary = clusters.primary;
+    const standby = clusters.standby;
     const database = (): TestDatabase => ({ url: primary.url, drop: async () => undefined });
     writer = await startServer({ database: database() });
     reader = await startServer({ database: database(), env: { DATABASE_READ_URLS: standby.url, READ_CACHE_MB: '0' } });
@@ -233,8 +230,7 @@ describe('PostgreSQL standby that cancels reads for conflicts with recovery', fu
   after(async () => {
     await writer?.stop();
     await reader?.stop();
-    await standby?.destroy();
-    await primary?.destroy();
+    await clusters?.destroy();
   });
 
   it('answers every read, none stale, while the standby cancels and ends sessions', async () => {
