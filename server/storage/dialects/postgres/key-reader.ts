@@ -2,13 +2,7 @@ import type { Knex } from 'knex';
 import type { Row } from '../../contract/rows.js';
 import type { KeyReader } from '../../contract/driver.js';
 import { preparedStatement, type PgQueryable } from './prepared.js';
-
-/** The knex client's members the key reader uses; `standbyFailed` is the routed reader's (read-routing.ts). */
-interface PoolOf<C> {
-  acquireConnection(): Promise<C>;
-  releaseConnection(connection: C): Promise<void>;
-  standbyFailed?(connection: C, error: unknown): boolean;
-}
+import type { ReadPool } from './read-routing.js';
 
 /**
  * Key lookups as named prepared statements on the reader pool's connections: pg prepares each
@@ -23,7 +17,7 @@ export class PostgresKeyReader implements KeyReader {
   }
 
   async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-    const client = this.knex.client as PoolOf<PgQueryable>;
+    const client = this.knex.client as ReadPool<PgQueryable>;
     const statement = { ...preparedStatement(sql), values: bindings };
     const connection = await client.acquireConnection();
     try {

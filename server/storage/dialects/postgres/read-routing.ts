@@ -30,10 +30,15 @@ interface PoolClient {
   readonly version?: string;
 }
 
-/** The routed client's own members, which the key reader uses to read again after a standby failed. */
-export interface RoutedClient extends PoolClient {
-  /** True when `error`, met on `connection`, was the standby's failure: it is then read around, and the read can be run again elsewhere. */
-  standbyFailed(connection: object, error: unknown): boolean;
+/**
+ * A knex client as the reads that take connections themselves use it (the key reader, streams):
+ * `standbyFailed` is the routed reader's, absent on the primary's own client.
+ */
+export interface ReadPool<C> {
+  acquireConnection(): Promise<C>;
+  releaseConnection(connection: C): Promise<unknown>;
+  /** True when `error`, met on `connection`, was its standby's failure: it is then read around, and the read can run again elsewhere. */
+  standbyFailed?(connection: C, error: unknown): boolean;
 }
 
 /** The read routing of one process: a Standbys for the stores, and the reader's knex that follows it. */
@@ -143,7 +148,7 @@ function routedKnex(primary: Knex, source: ConnectionSource): Knex {
     transacting?: boolean;
     _query(connection: object, obj: unknown): Promise<unknown>;
   };
-  class RoutedPgClient extends Base implements RoutedClient {
+  class RoutedPgClient extends Base implements ReadPool<object> {
     override async acquireConnection(): Promise<object> {
       return source.take();
     }

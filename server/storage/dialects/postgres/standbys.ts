@@ -89,25 +89,17 @@ export class StandbyReads {
    * its writes up to there), which stands in for the primary's position.
    */
   async route(token?: bigint): Promise<ReadRoute> {
-    return this.routeAt(token ?? (() => this.position.get()));
-  }
-
-  /**
-   * Where a read goes that must see the WAL up to `barrier` (a position, or how to ask for it:
-   * asked only when a standby is up to be asked).
-   */
-  async routeAt(barrier: bigint | (() => Promise<bigint>)): Promise<ReadRoute> {
     const standby = this.pick();
     if (standby === undefined) return { knex: this.primary, standby: undefined };
     const deadline = performance.now() + this.waitMs;
     let position: bigint;
     try {
-      position = typeof barrier === 'bigint' ? barrier : await barrier();
+      // Asked only once a standby is up to be asked.
+      position = token ?? (await this.position.get());
     } catch {
       // The primary could not say: it serves the read itself, or fails it as any read of it would.
       return { knex: this.primary, standby: undefined };
     }
-    let waited = false;
     for (let look = 0; ; look++) {
       let replay: Replay;
       try {
@@ -121,10 +113,9 @@ export class StandbyReads {
       standby.lagBytes = Number(position > replay.lsn ? position - replay.lsn : 0n);
       if (replay.lsn >= position) {
         standby.reads++;
-        if (waited) standby.waits++;
+        if (look > 0) standby.waits++;
         return { knex: standby.knex, standby: standby.name };
       }
-      waited = true;
       const left = deadline - performance.now();
       if (left <= 0) return this.fallback(standby, true);
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS[Math.min(look, POLL_MS.length - 1)]!, left)));

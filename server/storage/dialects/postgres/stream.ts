@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import QueryStream from 'pg-query-stream';
 import type { Row } from '../../contract/rows.js';
 import { postgresErrors } from './errors.js';
+import type { ReadPool } from './read-routing.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
 const STREAM_BATCH = 200;
@@ -11,13 +12,6 @@ const STREAM_BATCH = 200;
  * noticed.
  */
 const ATTEMPTS = 3;
-
-/** The knex client a query was built with, as far as a stream borrows a connection of it (the routed reader's too: read-routing.ts). */
-interface Pool {
-  acquireConnection(): Promise<StreamConnection>;
-  releaseConnection(connection: StreamConnection): Promise<unknown>;
-  standbyFailed?(connection: StreamConnection, error: unknown): boolean;
-}
 
 interface StreamConnection {
   query(stream: QueryStream): QueryStream;
@@ -38,7 +32,7 @@ interface StreamConnection {
  */
 export async function* streamRows(query: Knex.QueryBuilder): AsyncIterable<Row> {
   const { sql, bindings } = query.toSQL().toNative();
-  const pool = (query as unknown as { client: Pool }).client;
+  const pool = (query as unknown as { client: ReadPool<StreamConnection> }).client;
   let connection: StreamConnection | undefined = await pool.acquireConnection();
   try {
     for (let attempt = 0; ; attempt++) {
