@@ -5,16 +5,14 @@ import {
   addElements,
   addProperties,
   CHUNK,
-  ELEMENT_ORDER,
   ELEMENT_ROW_COLUMNS,
   type ElementRow,
+  inStoredOrder,
   insertedId,
   OBJECT_COLUMNS,
-  OBJECT_ROW_KEYS,
-  objectRecord,
-  type ObjectRow,
+  objectFromTuple,
+  type ObjectTuple,
   PROPERTY_COLUMNS,
-  PROPERTY_ORDER,
   type PropertyRow,
 } from './records.js';
 import type { ElementRecord, InstanceRecord, ObjectContent, ObjectRecord, PropertyInput, PropertyRecord } from './rows.js';
@@ -35,10 +33,10 @@ export class ContentReads extends TransactionPart {
     const elements: ElementRecord[] = [];
     for (const part of chunks(objectIds, CHUNK)) {
       // Two rows of JSON text rather than a row object per property and per element.
-      addProperties(properties, await this.jsonRows<PropertyRow>(this.knex(PROPERTIES).whereIn('object_id', part), PROPERTY_COLUMNS, PROPERTY_ORDER));
-      addElements(elements, await this.jsonRows<ElementRow>(this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part), ELEMENT_ROW_COLUMNS, ELEMENT_ORDER));
+      addProperties(properties, await this.jsonRows<PropertyRow>(this.knex(PROPERTIES).whereIn('object_id', part), PROPERTY_COLUMNS));
+      addElements(elements, await this.jsonRows<ElementRow>(this.knex({ e: ELEMENTS }).join({ p: PROPERTIES }, 'p.id', 'e.property_id').whereIn('p.object_id', part), ELEMENT_ROW_COLUMNS));
     }
-    return { properties, elements };
+    return inStoredOrder({ properties, elements });
   }
 
   /** The object's top-level instances of (name, source), by position. */
@@ -56,9 +54,9 @@ export class ContentReads extends TransactionPart {
     return (await this.knex(PROPERTIES).first('id').where({ object_id: objectId, name, source }).whereNotNull('parent_property_id')) !== undefined;
   }
 
-  /** The rows of `from` as arrays of `columns`, ordered by `orderBy`, read as one JSON text. */
-  private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[], orderBy: string): Promise<T[]> {
-    const row = (await from.first(this.knex.raw(`${this.dialect.sql.columns.jsonRows(columns, orderBy)} AS rows`))) as { rows: string };
+  /** The rows of `from` as arrays of `columns`, in no particular order, read as one JSON text. */
+  private async jsonRows<T extends unknown[]>(from: Knex.QueryBuilder, columns: readonly string[]): Promise<T[]> {
+    const row = (await from.first(this.knex.raw(`${this.dialect.sql.columns.jsonRows(columns)} AS rows`))) as { rows: string };
     return JSON.parse(row.rows) as T[];
   }
 }
@@ -131,17 +129,15 @@ export async function objectsWithContent(db: Uses<'reader', { sql: 'columns' }>,
   const targets = `SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`;
   const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));
   const selected =
-    `(SELECT ${columns.jsonRows(objectColumns, 'o.id')} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.id IN (${targets})) AS objects, ` +
-    `(SELECT ${columns.jsonRows(PROPERTY_COLUMNS, PROPERTY_ORDER)} FROM ${PROPERTIES} WHERE object_id IN (${targets})) AS properties, ` +
-    `(SELECT ${columns.jsonRows(ELEMENT_ROW_COLUMNS, ELEMENT_ORDER)} FROM ${ELEMENTS} e JOIN ${PROPERTIES} p ON p.id = e.property_id WHERE p.object_id IN (${targets})) AS elements`;
+    `(SELECT ${columns.jsonRows(objectColumns)} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.id IN (${targets})) AS objects, ` +
+    `(SELECT ${columns.jsonRows(PROPERTY_COLUMNS)} FROM ${PROPERTIES} WHERE object_id IN (${targets})) AS properties, ` +
+    `(SELECT ${columns.jsonRows(ELEMENT_ROW_COLUMNS)} FROM ${ELEMENTS} e JOIN ${PROPERTIES} p ON p.id = e.property_id WHERE p.object_id IN (${targets})) AS elements`;
   const bindings = [...guids, ...owners];
   const reader = db.reader;
   const row = (await reader.first(reader.raw(selected, [...bindings, ...bindings, ...bindings]))) as { objects: string; properties: string; elements: string } | undefined;
-  const objects = (JSON.parse(row!.objects) as (string | number | null)[][]).map((r) =>
-    objectRecord(Object.fromEntries(OBJECT_ROW_KEYS.map((key, i) => [key, r[i]])) as unknown as ObjectRow),
-  );
+  const objects = (JSON.parse(row!.objects) as ObjectTuple[]).map(objectFromTuple);
   const content: ObjectContent = { properties: [], elements: [] };
   addProperties(content.properties, JSON.parse(row!.properties) as PropertyRow[]);
   addElements(content.elements, JSON.parse(row!.elements) as ElementRow[]);
-  return { objects, content };
+  return { objects, content: inStoredOrder(content) };
 }

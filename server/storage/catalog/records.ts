@@ -1,10 +1,8 @@
-import type { ElementRecord, ObjectRecord, PropertyRecord } from './rows.js';
+import type { ElementRecord, ObjectContent, ObjectRecord, PropertyRecord } from './rows.js';
 
 /** Ids per `IN (…)` list: well under every dialect's bind-parameter limit. */
 export const CHUNK = 500;
 
-/** The keys of ObjectRow, in the order of OBJECT_COLUMNS. */
-export const OBJECT_ROW_KEYS = ['id', 'guid', 'class', 'parent_id', 'parent_guid', 'owner_dn', 'created_ms', 'modified_ms'] as const;
 export const OBJECT_COLUMNS = [
   'o.id',
   'o.guid',
@@ -41,6 +39,13 @@ export function objectRecord(row: ObjectRow): ObjectRecord {
   };
 }
 
+/** An object as a JSON row of OBJECT_COLUMNS (jsonRows). */
+export type ObjectTuple = [number, string, string, number | null, string | null, string, number, number];
+
+export function objectFromTuple([id, guid, objectClass, parentId, parentGuid, ownerDn, createdMs, modifiedMs]: ObjectTuple): ObjectRecord {
+  return objectRecord({ id, guid, class: objectClass, parent_id: parentId, parent_guid: parentGuid, owner_dn: ownerDn, created_ms: createdMs, modified_ms: modifiedMs });
+}
+
 /** (creation time, objectId by UTF-8 bytes): the order of results (docs/catalog-operations.md). */
 export function creationOrder(a: ObjectRecord, b: ObjectRecord): number {
   return a.createdMs - b.createdMs || Buffer.compare(Buffer.from(a.guid), Buffer.from(b.guid));
@@ -48,11 +53,9 @@ export function creationOrder(a: ObjectRecord, b: ObjectRecord): number {
 
 /** A property instance as a JSON row (PROPERTY_COLUMNS), and an element (ELEMENT_ROW_COLUMNS). */
 export type PropertyRow = [number, number, number | null, string, string, number];
-export type ElementRow = [number, string, string, string, boolean | number];
+export type ElementRow = [number, number, string, string, string, boolean | number];
 export const PROPERTY_COLUMNS = ['id', 'object_id', 'parent_property_id', 'name', 'source', 'position'];
-export const PROPERTY_ORDER = 'id';
-export const ELEMENT_ROW_COLUMNS = ['e.property_id', 'e.name', 'e.source', 'e.text_value', 'e.shorthand'];
-export const ELEMENT_ORDER = 'e.property_id, e.ordinal';
+export const ELEMENT_ROW_COLUMNS = ['e.property_id', 'e.ordinal', 'e.name', 'e.source', 'e.text_value', 'e.shorthand'];
 
 export function addProperties(into: PropertyRecord[], rows: readonly PropertyRow[]): void {
   for (const [id, objectId, parentPropertyId, name, source, position] of rows) {
@@ -61,7 +64,18 @@ export function addProperties(into: PropertyRecord[], rows: readonly PropertyRow
 }
 
 export function addElements(into: ElementRecord[], rows: readonly ElementRow[]): void {
-  for (const [propertyId, name, source, value, shorthand] of rows) into.push({ propertyId: Number(propertyId), name, source, value, shorthand: Boolean(shorthand) });
+  for (const [propertyId, ordinal, name, source, value, shorthand] of rows) into.push({ propertyId: Number(propertyId), ordinal: Number(ordinal), name, source, value, shorthand: Boolean(shorthand) });
+}
+
+/**
+ * Content read in no particular order (jsonRows), put in stored order: properties by id (an
+ * enclosing instance before its sub-properties), elements by property and ordinal. The rows
+ * mostly come nearly in order, which the sort (TimSort) passes over in about one comparison each.
+ */
+export function inStoredOrder(content: ObjectContent): ObjectContent {
+  content.properties.sort((a, b) => a.id - b.id);
+  content.elements.sort((a, b) => a.propertyId - b.propertyId || a.ordinal - b.ordinal);
+  return content;
 }
 
 /** The id an `INSERT … RETURNING id` answered (a row or the value, as each engine has it). */

@@ -56,6 +56,8 @@ export interface PropertyRecord {
 
 export interface ElementRecord {
   readonly propertyId: number;
+  /** Its place among its property's elements, from 1. */
+  readonly ordinal: number;
   readonly name: string;
   readonly source: string;
   readonly value: string;

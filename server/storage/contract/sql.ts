@@ -76,11 +76,13 @@ export interface ColumnSql {
    */
   readonly keepsText: boolean;
   /**
-   * An aggregate that yields the group's rows as JSON text: an array of arrays of `columns`,
-   * ordered by `orderBy`, and `[]` for no rows. Reading many small rows this way costs one
-   * string and one JSON.parse instead of an object per row built by the driver.
+   * An aggregate that yields the group's rows as JSON text: an array of arrays of `columns`, in
+   * no particular order, and `[]` for no rows. Reading many small rows this way costs one string
+   * and one JSON.parse instead of an object per row built by the driver. The caller orders them
+   * where it needs to: sorting in the aggregate cost SQLite about 280 of the 915 µs that
+   * objectIdQuery's statement took for 100 objects (1,600 rows), ordering them in JavaScript a tenth of that.
    */
-  jsonRows(columns: readonly string[], orderBy: string): string;
+  jsonRows(columns: readonly string[]): string;
   /**
    * An aggregate that yields the group's documents (the document column `column`) as the text of
    * one JSON array ordered by `orderBy`, `[]` for no rows: the texts are joined, never parsed.

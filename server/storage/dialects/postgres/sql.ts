@@ -121,9 +121,9 @@ export const postgresColumns: ColumnSql = {
     return knex.raw(`CASE WHEN ??->'$schema' IS NULL THEN ??::text ELSE '{"$schema":' || (??->'$schema')::text || ',' || substr((?? - '$schema')::text, 2) END AS ??`, [column, column, column, column, alias]);
   },
 
-  jsonRows(columns: readonly string[], orderBy: string): string {
+  jsonRows(columns: readonly string[]): string {
     // json_agg of no rows is NULL; as text, so pg hands over the string rather than parsing it.
-    return `COALESCE(json_agg(json_build_array(${columns.join(', ')}) ORDER BY ${orderBy}), '[]'::json)::text`;
+    return `COALESCE(json_agg(json_build_array(${columns.join(', ')})), '[]'::json)::text`;
   },
 
   documentArray(column: string, orderBy: string): string {

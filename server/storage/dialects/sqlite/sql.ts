@@ -107,8 +107,8 @@ export const sqliteColumns: ColumnSql = {
     return alias === column ? column : `${column} as ${alias}`;
   },
 
-  jsonRows(columns: readonly string[], orderBy: string): string {
-    return `json_group_array(json_array(${columns.join(', ')}) ORDER BY ${orderBy})`;
+  jsonRows(columns: readonly string[]): string {
+    return `json_group_array(json_array(${columns.join(', ')}))`;
   },
 
   documentArray(column: string, orderBy: string): string {
