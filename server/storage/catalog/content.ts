@@ -121,20 +121,23 @@ export class ContentWrites extends TransactionPart {
 /**
  * The objects with these objectIds that `owners` own, in no particular order, with everything
  * they hold: one statement on the reader, so one snapshot without a transaction and one round
- * trip (SQLite: one message to a reader thread instead of five; see objectIdQuery).
+ * trip (SQLite: one message to a reader thread instead of five; see objectIdQuery). The targets
+ * are found once, in a materialised CTE the three parts read: looking them up in each part cost
+ * SQLite about 90 of 630 µs for 100 objects (scratch, in process).
  */
 export async function objectsWithContent(db: Uses<'reader', { sql: 'columns' }>, guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
   const { columns } = db.dialect.sql;
   const list = (values: readonly string[]) => values.map(() => '?').join(', ');
-  const targets = `SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`;
+  const targets = 'SELECT id FROM targets';
   const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));
   const selected =
     `(SELECT ${columns.jsonRows(objectColumns)} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.id IN (${targets})) AS objects, ` +
     `(SELECT ${columns.jsonRows(PROPERTY_COLUMNS)} FROM ${PROPERTIES} WHERE object_id IN (${targets})) AS properties, ` +
     `(SELECT ${columns.jsonRows(ELEMENT_ROW_COLUMNS)} FROM ${ELEMENTS} e JOIN ${PROPERTIES} p ON p.id = e.property_id WHERE p.object_id IN (${targets})) AS elements`;
-  const bindings = [...guids, ...owners];
   const reader = db.reader;
-  const row = (await reader.first(reader.raw(selected, [...bindings, ...bindings, ...bindings]))) as { objects: string; properties: string; elements: string } | undefined;
+  const row = (await reader
+    .withMaterialized('targets', reader.raw(`SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`, [...guids, ...owners]))
+    .first(reader.raw(selected))) as { objects: string; properties: string; elements: string } | undefined;
   const objects = (JSON.parse(row!.objects) as ObjectTuple[]).map(objectFromTuple);
   const content: ObjectContent = { properties: [], elements: [] };
   addProperties(content.properties, JSON.parse(row!.properties) as PropertyRow[]);
