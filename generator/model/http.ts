@@ -168,7 +168,6 @@ export interface QueryGrammar {
 
 export const QUERY_GRAMMAR: QueryGrammar = { operators: QUERY_OPERATORS, valueTypes: VALUE_TYPES, reserved: RESERVED_PARAMETERS };
 
-/** The contract besides the error answers, as the model carries it. */
 /**
  * The consistency token (rest-contract §15): every write answer of a server with standbys carries
  * it, and a read that sends it back is served by a standby once that has replayed that far,
@@ -181,6 +180,7 @@ export const CONSISTENCY_TOKEN = {
   sent: 'The `Consistency-Token` of the last write this client saw answered (the REST client sends its own): the read is served once a standby has replayed that far, without asking the primary, so it sees that write and every one before it. Without it, the read sees every write acknowledged before it arrived. Ignored without standbys, and when malformed.',
 } as const;
 
+/** The contract besides the error answers, as the model carries it. */
 export interface HttpContract {
   readonly media: typeof MEDIA_TYPES;
   readonly resourceMedia: readonly string[];

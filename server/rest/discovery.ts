@@ -8,7 +8,7 @@ import { schemaDocuments } from '../../generated/rest/schemas.js';
 import { projectRoot } from '../paths.js';
 import { version } from '../version.js';
 import type { ResourceStore } from '../storage/resource-store.js';
-import type { Standbys } from '../storage/contract/driver.js';
+import { onPrimary, type Standbys } from '../storage/contract/driver.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
 import { mountUi } from './ui.js';
@@ -64,14 +64,9 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   // The primary answers (writes can be served); each standby's state is a detail, never a failure:
   // reads go around a standby that fails (rest-contract §15).
   router.get('/health', async (ctx) => {
-    if (!standbys) {
-      await store.ping();
-      ctx.body = { status: 'ok', version };
-      return;
-    }
-    await standbys.onPrimary(() => store.ping());
-    const details = standbys.states().map(({ name, up, lagBytes, lagSeconds }) => ({ name, status: up ? 'ok' : 'unavailable', lagBytes, lagSeconds }));
-    ctx.body = { status: 'ok', version, standbys: details };
+    await onPrimary(standbys, () => store.ping());
+    const details = standbys?.states().map(({ name, up, lagBytes, lagSeconds }) => ({ name, status: up ? 'ok' : 'unavailable', lagBytes, lagSeconds }));
+    ctx.body = details ? { status: 'ok', version, standbys: details } : { status: 'ok', version };
   });
 
   // Only a lookup's reads answer a Redirect, and only its description says so (generator/emit/openapi/).

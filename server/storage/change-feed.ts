@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Uses } from './contract/database.js';
+import { onPrimary } from './contract/driver.js';
 import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';
 
@@ -128,8 +129,7 @@ export class ChangeFeed {
     this.lastWatch = performance.now();
     try {
       // The primary's sessions hold the horizon back, never a standby's.
-      const standbys = this.db.standbys;
-      const row = await (standbys ? standbys.onPrimary(() => this.db.keys.one(sql, [])) : this.db.keys.one(sql, []));
+      const row = await onPrimary(this.db.standbys, () => this.db.keys.one(sql, []));
       if (!row || row.pid === this.warnedOf) return;
       this.warnedOf = row.pid;
       this.logger.warn(

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DialectUses, Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
+import { onPrimary } from './contract/driver.js';
 import { EVENT_COUNTER, EVENTS, positionOf, START, type Change, type ChangeAction, type ChangeEvent, type Floor, type Position, type RecordedAction } from './contract/events.js';
 import { classified } from './errors.js';
 
@@ -195,7 +196,6 @@ export class EventLog {
   }
 
   private onPrimary<T>(work: () => Promise<T>): Promise<T> {
-    const standbys = this.db.standbys;
-    return this.guard(standbys ? () => standbys.onPrimary(work) : work);
+    return this.guard(() => onPrimary(this.db.standbys, work));
   }
 }

@@ -181,6 +181,11 @@ export interface Standbys {
   states(): readonly StandbyState[];
 }
 
+/** `work` with its reads on the primary where there are standbys (Standbys.onPrimary); as it is without. */
+export function onPrimary<T>(standbys: Standbys | undefined, work: () => T): T {
+  return standbys ? standbys.onPrimary(work) : work();
+}
+
 /** What /metrics and /health say of one standby. */
 export interface StandbyState {
   /** host:port/database. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Row } from '../../contract/rows.js';
 import type { KeyReader } from '../../contract/driver.js';
 import { preparedStatement, type PgQueryable } from './prepared.js';
-import type { ReadPool } from './read-routing.js';
+import { readAgainAround, type ReadPool } from './read-routing.js';
 
 /**
  * Key lookups as named prepared statements on the reader pool's connections: pg prepares each
@@ -17,23 +17,9 @@ export class PostgresKeyReader implements KeyReader {
   }
 
   async all(sql: string, bindings: readonly unknown[]): Promise<Row[]> {
-    const client = this.knex.client as ReadPool<PgQueryable>;
     const statement = { ...preparedStatement(sql), values: bindings };
-    const connection = await client.acquireConnection();
-    try {
-      return (await connection.query(statement)).rows as Row[];
-    } catch (error) {
-      // A standby's failure is not the read's: it reads again where the routing now sends it (read-routing.ts).
-      if (!client.standbyFailed?.(connection, error)) throw error;
-    } finally {
-      await client.releaseConnection(connection);
-    }
-    const again = await client.acquireConnection();
-    try {
-      return (await again.query(statement)).rows as Row[];
-    } finally {
-      await client.releaseConnection(again);
-    }
+    // A standby's failure is not the read's: it reads again where the routing now sends it.
+    return readAgainAround(this.knex.client as ReadPool<PgQueryable>, async (connection) => (await connection.query(statement)).rows as Row[]);
   }
 
   async close(): Promise<void> {

@@ -41,6 +41,28 @@ export interface ReadPool<C> {
   standbyFailed?(connection: C, error: unknown): boolean;
 }
 
+/**
+ * `run` on a connection of `pool`, given back after. A read that fails for its standby's sake
+ * (ReadPool.standbyFailed) runs once more, on the connection the routing then gives. `taken`: a
+ * connection the caller took already and gives back itself (knex's, in the routed client).
+ */
+export async function readAgainAround<C, T>(pool: ReadPool<C>, run: (connection: C) => Promise<T>, taken?: C): Promise<T> {
+  const connection = taken ?? (await pool.acquireConnection());
+  try {
+    return await run(connection);
+  } catch (error) {
+    if (!pool.standbyFailed?.(connection, error)) throw error;
+  } finally {
+    if (taken === undefined) await pool.releaseConnection(connection);
+  }
+  const again = await pool.acquireConnection();
+  try {
+    return await run(again);
+  } finally {
+    await pool.releaseConnection(again);
+  }
+}
+
 /** The read routing of one process: a Standbys for the stores, and the reader's knex that follows it. */
 export class PostgresStandbys implements Standbys, ConnectionSource {
   private readonly context = new AsyncLocalStorage<ReadContext>();
@@ -162,18 +184,9 @@ function routedKnex(primary: Knex, source: ConnectionSource): Knex {
     }
 
     override async _query(connection: object, obj: unknown): Promise<unknown> {
-      try {
-        return await super._query(connection, obj);
-      } catch (error) {
-        // Inside a transaction the statement cannot move alone: the transaction fails as a whole.
-        if (this.transacting || !this.standbyFailed(connection, error)) throw error;
-        const again = await this.acquireConnection();
-        try {
-          return await super._query(again, obj);
-        } finally {
-          await this.releaseConnection(again);
-        }
-      }
+      // Inside a transaction the statement cannot move alone: the transaction fails as a whole.
+      if (this.transacting) return super._query(connection, obj);
+      return readAgainAround(this, (on) => super._query(on, obj), connection);
     }
   }
   // The server's version, as the primary's first connection said it (the query compiler may ask).
