@@ -33,6 +33,8 @@ export interface CatalogConfig {
   readonly enforceDefinitions: boolean;
   /** How long a STREAMING result may be fetched from its resultStreamUrl, in seconds. */
   readonly resultTtlS: number;
+  /** Memory for the property trees that results showed, in MiB (catalog/property-trees.ts); 0: none. */
+  readonly cacheMb: number;
 }
 
 export interface Timeouts {
@@ -259,6 +261,7 @@ export function loadConfig(env: Env = process.env, args: readonly string[] = [])
       definitionsFile: env.CATALOG_DEFINITIONS_FILE || undefined,
       enforceDefinitions: flag(env, 'CATALOG_ENFORCE_DEFINITIONS'),
       resultTtlS: integer(env, 'CATALOG_RESULT_TTL_S', 3_600, 1, 7 * 24 * 3_600),
+      cacheMb: integer(env, 'CATALOG_CACHE_MB', 64, 0, 65_536),
     },
     workers: workers(env, args),
     corsOrigins: origins(env, 'CORS_ORIGINS'),

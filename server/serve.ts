@@ -18,6 +18,7 @@ import { Definitions, loadDefinitions } from './catalog/definitions.js';
 import { Drain } from './http/drain.js';
 import { StartGate } from './http/start-gate.js';
 import { withResultStreams } from './catalog/result-streams.js';
+import { PropertyTreeCache } from './catalog/property-trees.js';
 import { createCatalogService } from './catalog/service.js';
 import { baseUrlOf, ConfigError, type Config } from './config.js';
 import type { Logger } from './log.js';
@@ -194,8 +195,8 @@ function readCache(database: Database, config: Config, role: Role): { cache?: Cu
 }
 
 /** This process's metrics; a worker's scrape answers for the whole cluster (metrics/cluster.ts). */
-function processMetrics(database: Database, subscriptions: Subscriptions, role: Role): { own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } {
-  const own = new Metrics({ storage: () => database.gauges(), subscriptions: () => subscriptions.gauges() });
+function processMetrics(database: Database, subscriptions: Subscriptions, trees: PropertyTreeCache, role: Role): { own: Metrics; scrape(): Promise<{ text: string; contentType: string }> } {
+  const own = new Metrics({ storage: () => database.gauges(), subscriptions: () => subscriptions.gauges(), catalogTrees: () => trees.gauges() });
   return { own, scrape: role === 'worker' ? workerScrape(own.registry) : () => own.scrape() };
 }
 
@@ -221,10 +222,12 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const measurements = new MeasurementStore(database, store);
   const stopPruning = config.measurementPruneIntervalMs > 0 ? keepPruning(measurements, config.measurementPruneIntervalMs, logger) : async () => {};
   const definitions = await loadCatalogDefinitions(config);
+  const trees = new PropertyTreeCache(config.catalog.cacheMb * 1024 * 1024);
   const catalog = createCatalogService({
     store: new CatalogStore(database),
     definitions,
     policy: config.catalog,
+    trees,
     now: Date.now,
     version,
     startTime: Date.now(),
@@ -249,7 +252,7 @@ export async function serve(config: Config, logger: Logger, role: Role): Promise
   const representations = new Representations(storedKinds, addresses);
   const subscriptions = await startSubscriptions({ database, store, representations, kinds, authenticator, limits: config.subscriptions, logger, outside: [dataPublication(measurements)] });
   if (role === 'worker' && !database.dialect.adapter.announcements.reachOtherProcesses) relayChanges(store, subscriptions);
-  const metrics = config.metrics ? processMetrics(database, subscriptions, role) : undefined;
+  const metrics = config.metrics ? processMetrics(database, subscriptions, trees, role) : undefined;
   const registry = config.federation.lookup ? new Registry(store) : undefined;
   const catalogResults = new ResultStreamStore(database);
   const streamingCatalog = withResultStreams(catalog, {

@@ -1,5 +1,6 @@
 import type { CatalogStore } from '../storage/catalog/store.js';
 import type { Definitions } from './definitions.js';
+import type { PropertyTreeCache } from './property-trees.js';
 
 /** Who may see what beyond ownership (docs/catalog-interface.md); who administers is soap/access.ts's. */
 export interface CatalogPolicy {
@@ -14,6 +15,8 @@ export interface CatalogDependencies {
   readonly store: CatalogStore;
   readonly definitions: Definitions;
   readonly policy: CatalogPolicy;
+  /** The property trees results showed, by content version (CATALOG_CACHE_MB). */
+  readonly trees: PropertyTreeCache;
   /** Epoch milliseconds; creation and modification times and query timestamps. */
   readonly now: () => number;
   /** checkStatus statistics. */

@@ -24,7 +24,8 @@ import { OBJECTS_AT_ONCE } from '../storage/catalog/store.js';
 import { numberValue, timeValue } from '../storage/catalog/values.js';
 import type { CatalogCall } from './context.js';
 import { visibleOwners, type CatalogDependencies } from './dependencies.js';
-import { assembleResults, LoadedTargets, type ResultReads, type ResultShape } from './results.js';
+import type { PropertyTreeSource } from './property-trees.js';
+import { assembleResults, TargetsAlone, type ResultReads, type ResultShape } from './results.js';
 import { fatalStatus, MISSING_DN, partialStatus, Refusal, SUCCESS, type Problem } from './status.js';
 
 /** allWorkspaceQuery without queryResultFormat (docs/catalog-operations.md #17). */
@@ -201,7 +202,7 @@ export async function contextQuery(deps: CatalogDependencies, request: ContextQu
     const { offset, limit } = page(format);
     const target = objectCondition(request.queryTarget);
     const context = request.contextQuery ? contextCondition(request.contextQuery) : undefined;
-    const results = await deps.store.read(async (r) => assembleResults(r, await r.targets({ visibleTo: owners, target, context, offset, limit }), shape, owners));
+    const results = await deps.store.read(async (r) => assembleResults(r, deps.trees.source((ids) => r.properties(ids)), await r.targets({ visibleTo: owners, target, context, offset, limit }), shape, owners));
     return { timestamp, catalogOperationStatus: SUCCESS, queryResponseSet: results };
   } catch (error) {
     if (error instanceof Refusal) return failedQuery('query', timestamp, format, [error]);
@@ -220,23 +221,30 @@ export async function objectIdQuery(deps: CatalogDependencies, request: ObjectId
     const shape = resultShape(format);
     const { offset, limit } = page(format);
     const wanted = [...new Set(request.objectId)];
-    const answer = async (reads: ResultReads, objects: readonly ObjectRecord[]): Promise<QueryResponse> => {
+    const answer = async (reads: ResultReads, source: PropertyTreeSource, objects: readonly ObjectRecord[]): Promise<QueryResponse> => {
       const found = new Map(objects.map((o) => [o.guid, o]));
       const missing: Problem[] = wanted.filter((guid) => !found.has(guid)).map((guid) => ({ cause: 'OBJECT_DOES_NOT_EXIST', description: `no object ${guid} visible to ${dn}` }));
       if (found.size === 0) return failedQuery('objectIdQuery', timestamp, format, missing);
       const ordered = wanted.flatMap((guid) => found.get(guid) ?? []);
       const targets: ObjectRecord[] = ordered.slice(offset, limit === undefined ? undefined : offset + limit);
-      const results = await assembleResults(reads, targets, shape, owners);
+      const results = await assembleResults(reads, source, targets, shape, owners);
       const status = missing.length === 0 ? SUCCESS : partialStatus('objectIdQuery', format.errorDeliveryMethod, missing);
       return { timestamp, catalogOperationStatus: status, queryResponseSet: results };
     };
-    // The targets alone: one statement reads them with everything they hold (a page may show
-    // fewer; the few extra properties cost less than a second read).
-    if (LoadedTargets.suffice(shape) && wanted.length <= OBJECTS_AT_ONCE) {
+    if (TargetsAlone.suffice(shape) && wanted.length <= OBJECTS_AT_ONCE) {
+      // The targets alone. Mostly their property trees are kept, and one statement reads the
+      // objects alone (their content versions say whether what is kept is current).
+      if (deps.trees.keeps) {
+        const visible = await deps.store.visibleObjects(wanted, owners);
+        const kept = deps.trees.kept(visible);
+        if (kept) return await answer(TargetsAlone.reads, { treesOf: async () => kept }, visible);
+      }
+      // Otherwise one statement reads them with everything they hold (a page may show fewer;
+      // the few extra properties cost less than a second read), in one snapshot.
       const { objects, content } = await deps.store.objectsWithContent(wanted, owners);
-      return await answer(new LoadedTargets(content), objects);
+      return await answer(TargetsAlone.reads, deps.trees.source(async () => content), objects);
     }
-    return await deps.store.read(async (r) => answer(r, await r.objectsByGuid(wanted, owners)));
+    return await deps.store.read(async (r) => answer(r, deps.trees.source((ids) => r.properties(ids)), await r.objectsByGuid(wanted, owners)));
   } catch (error) {
     if (error instanceof Refusal) return failedQuery('objectIdQuery', timestamp, format, [error]);
     throw error;
@@ -255,7 +263,7 @@ export async function allWorkspaceQuery(deps: CatalogDependencies, request: AllW
     return await deps.store.read(async (r) => {
       if (!(await r.userExists(dn))) return failedQuery('allWorkspaceQuery', timestamp, format, [{ cause: 'DN_DOES_NOT_EXIST', description: `user ${dn} does not exist` }]);
       const roots = await r.workspaceRoots(dn, offset, limit);
-      const results = await assembleResults(r, roots, shape, [dn]);
+      const results = await assembleResults(r, deps.trees.source((ids) => r.properties(ids)), roots, shape, [dn]);
       return { timestamp, catalogOperationStatus: SUCCESS, queryResponseSet: results };
     });
   } catch (error) {

@@ -11,8 +11,9 @@ import type {
   QueryResponseSetType,
   ResultNodeType,
 } from '../../generated/soap/types.js';
-import type { ElementRecord, ObjectContent, ObjectRecord, PropertyRecord } from '../storage/catalog/rows.js';
+import type { ObjectRecord } from '../storage/catalog/rows.js';
 import type { CatalogReads } from '../storage/catalog/store.js';
+import type { PropertyTrees, PropertyTreeSource } from './property-trees.js';
 import { storedClass } from './rules.js';
 
 /** Which objects below each target a result nests (docs/catalog-operations.md "Result assembly"). */
@@ -38,73 +39,30 @@ export interface ResultShape {
   readonly showModifyDate: boolean;
 }
 
-/** The reads a result makes. */
-export type ResultReads = Pick<CatalogReads, 'descendants' | 'withChildren' | 'parentLinks' | 'properties'>;
+/** The reads of the graph a result makes; the property trees come from a PropertyTreeSource. */
+export type ResultReads = Pick<CatalogReads, 'descendants' | 'withChildren' | 'parentLinks'>;
 
 /**
- * A result's reads when one statement read the targets with all they hold already
- * (CatalogStore.objectsWithContent): for a shape that shows the targets alone and not whether
- * they have children, nothing else is read.
+ * A result of the targets alone, which reads nothing of the graph: for a shape that shows the
+ * targets alone and not whether they have children (objectIdQuery reads them in one statement).
  */
-export class LoadedTargets implements ResultReads {
-  constructor(private readonly content: ObjectContent) {}
-
-  /** Whether a result of `shape` reads only what LoadedTargets holds. */
-  static suffice(shape: ResultShape): boolean {
+export const TargetsAlone = {
+  /** Whether a result of `shape` reads nothing of the graph. */
+  suffice(shape: ResultShape): boolean {
     return shape.hierarchy.maxDepth === 0 && !shape.showHasChildren;
-  }
-
-  async properties(): Promise<ObjectContent> {
-    return this.content;
-  }
-
-  descendants(): never {
-    throw new Error('LoadedTargets: a result of the targets alone reads no descendants');
-  }
-
-  withChildren(): never {
-    throw new Error('LoadedTargets: a result without hasChildren reads no children');
-  }
-
-  parentLinks(): never {
-    throw new Error('LoadedTargets: a result of the targets alone reads no links');
-  }
-}
-
-/** Properties of one object as trees, in stored order. */
-type PropertyTrees = Map<number, PropertyType[]>;
-
-function propertyTrees(properties: readonly PropertyRecord[], elements: readonly ElementRecord[]): PropertyTrees {
-  const byProperty = new Map<number, ElementRecord[]>();
-  for (const element of elements) {
-    const list = byProperty.get(element.propertyId);
-    if (list) list.push(element);
-    else byProperty.set(element.propertyId, [element]);
-  }
-  const nodes = new Map<number, PropertyType>();
-  const trees: PropertyTrees = new Map();
-  // Ordered by id, so an enclosing instance always comes before its sub-properties.
-  for (const record of properties) {
-    const leaves = byProperty.get(record.id) ?? [];
-    const shorthand = leaves.find((e) => e.shorthand);
-    const node: PropertyType = {
-      name: record.name,
-      source: record.source,
-      value: shorthand?.value,
-      element: leaves.filter((e) => !e.shorthand).map((e) => ({ name: e.name, source: e.source, value: e.value })),
-      property: [],
-    };
-    nodes.set(record.id, node);
-    if (record.parentPropertyId === null) {
-      const list = trees.get(record.objectId);
-      if (list) list.push(node);
-      else trees.set(record.objectId, [node]);
-    } else {
-      nodes.get(record.parentPropertyId)?.property!.push(node);
-    }
-  }
-  return trees;
-}
+  },
+  reads: {
+    descendants(): never {
+      throw new Error('TargetsAlone: a result of the targets alone reads no descendants');
+    },
+    withChildren(): never {
+      throw new Error('TargetsAlone: a result without hasChildren reads no children');
+    },
+    parentLinks(): never {
+      throw new Error('TargetsAlone: a result of the targets alone reads no links');
+    },
+  } satisfies ResultReads,
+};
 
 const excludedBy = (exclusions: readonly PropertyExclusionType[]) => (p: PropertyType) =>
   exclusions.some((x) => x.propertyName === p.name && (x.propertySource === undefined || x.propertySource === p.source));
@@ -130,18 +88,15 @@ function metadataElements(properties: readonly PropertyType[], filters: readonly
  * Objects form a graph: an object with several parents is shown under each of them that the
  * result reaches, each time with that parent as its parentId.
  */
-export async function assembleResults(reads: ResultReads, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
+export async function assembleResults(reads: ResultReads, source: PropertyTreeSource, targets: readonly ObjectRecord[], shape: ResultShape, owners: readonly string[]): Promise<QueryResponseSetType> {
   const { hierarchy, content } = shape;
   const maxDepth = hierarchy.maxDepth ?? Infinity;
   const targetIds = targets.map((t) => t.id);
   const below = maxDepth === 0 || targets.length === 0 ? [] : await reads.descendants(targetIds, hierarchy.maxDepth, owners);
-  const ids = [...new Set([...targetIds, ...below.map((d) => d.id)])];
-  const withChildren = shape.showHasChildren ? await reads.withChildren(ids) : undefined;
-  let trees: PropertyTrees = new Map();
-  if (content.kind !== 'ids' && ids.length > 0) {
-    const loaded = await reads.properties(ids);
-    trees = propertyTrees(loaded.properties, loaded.elements);
-  }
+  const shown = new Map<number, ObjectRecord>();
+  for (const object of [...targets, ...below]) shown.set(object.id, object);
+  const withChildren = shape.showHasChildren ? await reads.withChildren([...shown.keys()]) : undefined;
+  const trees: PropertyTrees = content.kind === 'ids' || shown.size === 0 ? new Map() : await source.treesOf([...shown.values()]);
 
   // The children of each object among those loaded, in (creation time, objectId) order: the
   // order `below` comes in. A child deeper than maxDepth on one path may be shallower on another.
@@ -176,7 +131,7 @@ export async function assembleResults(reads: ResultReads, targets: readonly Obje
     readonly depth: number;
   }
   const roots: At[] = targets.map((object) => ({ object, depth: 0 }));
-  const propertiesOf = (object: ObjectRecord): PropertyType[] => trees.get(object.id) ?? [];
+  const propertiesOf = (object: ObjectRecord): readonly PropertyType[] => trees.get(object.id) ?? [];
 
   switch (content.kind) {
     case 'ids': {

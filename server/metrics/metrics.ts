@@ -2,10 +2,21 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StandbyState, StorageGauges } from '../storage/contract/driver.js';
 import { RequestDurations } from './request-durations.js';
 
+/** The catalog's kept property trees (catalog/property-trees.ts). */
+export interface KeptTreeGauges {
+  /** Objects whose trees are kept, and about how many bytes they take. */
+  readonly objects: number;
+  readonly bytes: number;
+  /** Objects whose trees results took from memory, and whose properties they read, since start. */
+  readonly fromMemory: number;
+  readonly fromDatabase: number;
+}
+
 /** What /metrics reads from the parts of a running server, at each scrape. */
 export interface MetricSources {
   readonly storage: () => StorageGauges;
   readonly subscriptions: () => { subscribers: number; bufferedBytes: number };
+  readonly catalogTrees: () => KeptTreeGauges;
 }
 
 /** One request as /metrics counts it. */
@@ -76,6 +87,7 @@ export class Metrics {
       if (wal !== undefined) this.set(wal);
     } });
     standbyMetrics(registers, () => storage().standbys ?? []);
+    catalogTreeMetrics(registers, sources.catalogTrees);
   }
 
   /** Count one finished request (called from the access line's hook, with the line's own fields). */
@@ -88,6 +100,24 @@ export class Metrics {
   async scrape(): Promise<{ text: string; contentType: string }> {
     return { text: await this.registry.metrics(), contentType: this.registry.contentType };
   }
+}
+
+/** The catalog's kept property trees (CATALOG_CACHE_MB): how much is kept, and how often results found what they showed there. */
+function catalogTreeMetrics(registers: Registry[], trees: () => KeptTreeGauges): void {
+  new Gauge({ name: 'topocat_catalog_kept_tree_objects', help: 'Catalog objects whose property trees are kept in memory (CATALOG_CACHE_MB)', registers, collect() {
+    this.set(trees().objects);
+  } });
+  new Gauge({ name: 'topocat_catalog_kept_tree_bytes', help: 'About how many bytes the kept property trees take', registers, collect() {
+    this.set(trees().bytes);
+  } });
+  const seen = { memory: 0, database: 0 };
+  new Counter({ name: 'topocat_catalog_property_trees_total', help: 'Objects whose properties catalog results showed, by where they were found: kept in memory, or read from the database', labelNames: ['from'], registers, collect() {
+    const g = trees();
+    this.inc({ from: 'memory' }, g.fromMemory - seen.memory);
+    this.inc({ from: 'database' }, g.fromDatabase - seen.database);
+    seen.memory = g.fromMemory;
+    seen.database = g.fromDatabase;
+  } });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
-import { catalogCountsMigration, catalogGraphMigration, catalogMigration } from './catalog/tables.js';
+import { catalogContentVersionMigration, catalogCountsMigration, catalogGraphMigration, catalogMigration } from './catalog/tables.js';
 import { eventOrderMigration, eventsMigration } from './events.js';
 import { manifestsMigration } from './manifests.js';
 import { measurementsMigration } from './measurements/tables.js';
@@ -56,6 +56,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0014_manifests': manifestsMigration(dialect),
     '0015_catalog_result_streams': resultStreamsMigration,
     '0016_insert_if': dialect.features.history.insertIfMigration,
+    '0017_catalog_content_version': catalogContentVersionMigration,
   };
 }
 

@@ -4,19 +4,9 @@ import { hashToken } from '../../server/tokens.js';
 import { DIRECT, startCatalog, type CatalogServer } from '../helpers/catalog.js';
 import { createTestDatabase, engine, type TestDatabase } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
+import { sample } from '../helpers/metrics.js';
 import { startServer } from '../helpers/server.js';
 import { eventually } from '../helpers/wait.js';
-
-/** One sample of a scrape: the value of `name{labels}` (labels in any order), or undefined. */
-function sample(text: string, name: string, labels: Readonly<Record<string, string>> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = new Map([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-    if (Object.entries(labels).every(([k, v]) => have.get(k) === v)) return Number(match[3]);
-  }
-  return undefined;
-}
 
 async function scrape(url: string, headers: Record<string, string> = {}): Promise<string> {
   const response = await fetch(`${url}/metrics`, { headers });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ColumnSql } from '../contract/sql.js';
 import type { Uses } from '../contract/database.js';
 import { chunks, rowsOf } from '../contract/rows.js';
 import {
@@ -118,6 +119,30 @@ export class ContentWrites extends TransactionPart {
   }
 }
 
+/** The targets of objectsWithContent: these objectIds, of these owners. */
+function targetsOf(reader: Knex, guids: readonly string[], owners: readonly string[]): Knex.Raw {
+  const list = (values: readonly string[]) => values.map(() => '?').join(', ');
+  return reader.raw(`SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`, [...guids, ...owners]);
+}
+
+/** Objects with their first parents, as one JSON text of OBJECT_COLUMNS rows (ObjectTuple), where `condition` holds. */
+function objectRows(columns: ColumnSql, condition: string): string {
+  return `SELECT ${columns.jsonRows(OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, '')))} AS rows FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE ${condition}`;
+}
+
+/**
+ * The objects with these objectIds that `owners` own, in no particular order, without what they
+ * hold: one statement of the key reader (on SQLite, on the calling thread: a hand-over to a
+ * reader thread and back cost more than the statement), for a caller that keeps the content of
+ * most of them by their content versions (catalog/property-trees.ts).
+ */
+export async function visibleObjects(db: Uses<'keys', { sql: 'columns' }>, guids: readonly string[], owners: readonly string[]): Promise<ObjectRecord[]> {
+  const { columns } = db.dialect.sql;
+  const sql = objectRows(columns, `${columns.inTexts('o.guid')} AND ${columns.inTexts('o.owner_dn')}`);
+  const row = (await db.keys.one(sql, [JSON.stringify(guids), JSON.stringify(owners)])) as { rows: string } | undefined;
+  return (JSON.parse(row!.rows) as ObjectTuple[]).map(objectFromTuple);
+}
+
 /**
  * The objects with these objectIds that `owners` own, in no particular order, with everything
  * they hold: one statement on the reader, so one snapshot without a transaction and one round
@@ -127,17 +152,12 @@ export class ContentWrites extends TransactionPart {
  */
 export async function objectsWithContent(db: Uses<'reader', { sql: 'columns' }>, guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
   const { columns } = db.dialect.sql;
-  const list = (values: readonly string[]) => values.map(() => '?').join(', ');
   const targets = 'SELECT id FROM targets';
-  const objectColumns = OBJECT_COLUMNS.map((c) => c.replace(/ as \w+$/, ''));
   const selected =
-    `(SELECT ${columns.jsonRows(objectColumns)} FROM ${OBJECTS} o LEFT JOIN ${OBJECTS} parent ON parent.id = o.parent_id WHERE o.id IN (${targets})) AS objects, ` +
+    `(${objectRows(columns, 'o.id IN (SELECT id FROM targets)')}) AS objects, ` +
     `(SELECT ${columns.jsonRows(PROPERTY_COLUMNS)} FROM ${PROPERTIES} WHERE object_id IN (${targets})) AS properties, ` +
     `(SELECT ${columns.jsonRows(ELEMENT_ROW_COLUMNS)} FROM ${ELEMENTS} e JOIN ${PROPERTIES} p ON p.id = e.property_id WHERE p.object_id IN (${targets})) AS elements`;
-  const reader = db.reader;
-  const row = (await reader
-    .withMaterialized('targets', reader.raw(`SELECT id FROM ${OBJECTS} WHERE guid IN (${list(guids)}) AND owner_dn IN (${list(owners)})`, [...guids, ...owners]))
-    .first(reader.raw(selected))) as { objects: string; properties: string; elements: string } | undefined;
+  const row = (await db.reader.withMaterialized('targets', targetsOf(db.reader, guids, owners)).first(db.reader.raw(selected))) as { objects: string; properties: string; elements: string } | undefined;
   const objects = (JSON.parse(row!.objects) as ObjectTuple[]).map(objectFromTuple);
   const content: ObjectContent = { properties: [], elements: [] };
   addProperties(content.properties, JSON.parse(row!.properties) as PropertyRow[]);

@@ -107,7 +107,8 @@ export class GraphWrites extends TransactionPart {
     for (const part of chunks([...doomed], CHUNK)) await this.knex(OBJECTS).whereIn('id', part).delete();
   }
 
+  /** The object's content changed: its modification time, and its content version moves (ObjectRecord.contentVersion). */
   async touch(objectId: number, now: number): Promise<void> {
-    await this.knex(OBJECTS).where({ id: objectId }).update({ modified_ms: now });
+    await this.knex(OBJECTS).where({ id: objectId }).update({ modified_ms: now, content_version: this.knex.raw('content_version + 1') });
   }
 }

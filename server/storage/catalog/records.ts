@@ -12,6 +12,7 @@ export const OBJECT_COLUMNS = [
   'o.owner_dn',
   'o.created_ms',
   'o.modified_ms',
+  'o.content_version',
 ];
 
 /** An object as OBJECT_COLUMNS read it (`o` joined to its first parent). */
@@ -24,6 +25,7 @@ export interface ObjectRow {
   owner_dn: string;
   created_ms: number | string;
   modified_ms: number | string;
+  content_version: number | string;
 }
 
 export function objectRecord(row: ObjectRow): ObjectRecord {
@@ -36,14 +38,15 @@ export function objectRecord(row: ObjectRow): ObjectRecord {
     ownerDn: row.owner_dn,
     createdMs: Number(row.created_ms),
     modifiedMs: Number(row.modified_ms),
+    contentVersion: Number(row.content_version),
   };
 }
 
 /** An object as a JSON row of OBJECT_COLUMNS (jsonRows). */
-export type ObjectTuple = [number, string, string, number | null, string | null, string, number, number];
+export type ObjectTuple = [number, string, string, number | null, string | null, string, number, number, number];
 
-export function objectFromTuple([id, guid, objectClass, parentId, parentGuid, ownerDn, createdMs, modifiedMs]: ObjectTuple): ObjectRecord {
-  return objectRecord({ id, guid, class: objectClass, parent_id: parentId, parent_guid: parentGuid, owner_dn: ownerDn, created_ms: createdMs, modified_ms: modifiedMs });
+export function objectFromTuple([id, guid, objectClass, parentId, parentGuid, ownerDn, createdMs, modifiedMs, contentVersion]: ObjectTuple): ObjectRecord {
+  return objectRecord({ id, guid, class: objectClass, parent_id: parentId, parent_guid: parentGuid, owner_dn: ownerDn, created_ms: createdMs, modified_ms: modifiedMs, content_version: contentVersion });
 }
 
 /** (creation time, objectId by UTF-8 bytes): the order of results (docs/catalog-operations.md). */

@@ -19,6 +19,12 @@ export interface ObjectRecord {
   readonly ownerDn: string;
   readonly createdMs: number;
   readonly modifiedMs: number;
+  /**
+   * Moves with every change of what the object holds (GraphWrites.touch, in the changing
+   * transaction) and never goes back; ids are never used twice. So (id, contentVersion) names
+   * one content for the database's life: a reader may keep what it rendered under it.
+   */
+  readonly contentVersion: number;
 }
 
 /** One edge of the graph of objects: `childId` hangs under `parentId`. */

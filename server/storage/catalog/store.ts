@@ -1,6 +1,6 @@
 import type { Uses } from '../contract/database.js';
 import { classified } from '../errors.js';
-import { objectsWithContent } from './content.js';
+import { objectsWithContent, visibleObjects } from './content.js';
 import { CatalogReads } from './reads.js';
 import { CHUNK } from './records.js';
 import type { ObjectContent, ObjectRecord } from './rows.js';
@@ -49,6 +49,15 @@ export class CatalogStore {
   async objectsWithContent(guids: readonly string[], owners: readonly string[]): Promise<{ objects: ObjectRecord[]; content: ObjectContent }> {
     if (guids.length > OBJECTS_AT_ONCE) throw new RangeError(`objectsWithContent: at most ${OBJECTS_AT_ONCE} objectIds`);
     return this.classified(() => objectsWithContent(this.db, guids, owners));
+  }
+
+  /**
+   * The objects with these objectIds (at most OBJECTS_AT_ONCE) that `owners` own, in no
+   * particular order, without what they hold, in one statement (see content.ts).
+   */
+  async visibleObjects(guids: readonly string[], owners: readonly string[]): Promise<ObjectRecord[]> {
+    if (guids.length > OBJECTS_AT_ONCE) throw new RangeError(`visibleObjects: at most ${OBJECTS_AT_ONCE} objectIds`);
+    return this.classified(() => visibleObjects(this.db, guids, owners));
   }
 
   read<T>(work: (reads: CatalogReads) => Promise<T>): Promise<T> {

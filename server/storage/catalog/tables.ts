@@ -212,3 +212,20 @@ export const catalogGraphMigration: Knex.Migration = {
     await knex.schema.renameTable(previous, CLOSURE);
   },
 };
+
+/**
+ * Migration step 0017: each object's content version (ObjectRecord.contentVersion), which every
+ * change of its properties moves, so a process may keep what it rendered of an object and know
+ * from the version read with the object whether it is still current (catalog/property-trees.ts).
+ * A column with a constant default: neither engine rewrites the table to add it.
+ */
+export const catalogContentVersionMigration: Knex.Migration = {
+  async up(knex) {
+    await knex.schema.alterTable(OBJECTS, (t) => {
+      t.bigInteger('content_version').notNullable().defaultTo(0);
+    });
+  },
+  async down(knex) {
+    await knex.raw(`ALTER TABLE ${OBJECTS} DROP COLUMN content_version`);
+  },
+};

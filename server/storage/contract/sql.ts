@@ -95,6 +95,12 @@ export interface ColumnSql {
   byteOrder(expression: string): string;
   /** The document column `column` without its top-level members `members`. */
   withoutMembers(column: string, members: readonly string[]): string;
+  /**
+   * `expression IN` the strings of one bound JSON array (one `?`, bound to its text): one
+   * statement text for any number of values, so a prepared statement serves every count instead
+   * of one being prepared, and kept, per count.
+   */
+  inTexts(expression: string): string;
 }
 
 /** Triggers that keep a row count, and how to create and drop them. */

@@ -135,6 +135,10 @@ export const postgresColumns: ColumnSql = {
     return `${expression} COLLATE "C"`;
   },
 
+  inTexts(expression: string): string {
+    return `${expression} IN (SELECT json_array_elements_text(?::json))`;
+  },
+
   withoutMembers(column: string, members: readonly string[]): string {
     return [column, ...members.map((m) => `'${m}'`)].join(' - ');
   },

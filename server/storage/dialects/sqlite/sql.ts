@@ -120,6 +120,10 @@ export const sqliteColumns: ColumnSql = {
     return expression;
   },
 
+  inTexts(expression: string): string {
+    return `${expression} IN (SELECT value FROM json_each(?))`;
+  },
+
   withoutMembers(column: string, members: readonly string[]): string {
     return `json_remove(${column}, ${members.map((m) => jsonPath([m])).join(', ')})`;
   },
