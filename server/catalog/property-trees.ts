@@ -50,6 +50,17 @@ interface Kept {
   readonly bytes: number;
 }
 
+/** Trees that later answers share: a change by mistake throws instead of changing what they show. */
+function frozen(trees: PropertyType[]): readonly PropertyType[] {
+  for (const p of trees) {
+    for (const e of p.element ?? []) Object.freeze(e);
+    Object.freeze(p.element);
+    frozen(p.property ?? []);
+    Object.freeze(p);
+  }
+  return Object.freeze(trees);
+}
+
 /** Counted per property and per element beyond their strings' characters: about what V8 spends on such an object and its array slot. */
 const NODE_BYTES = 96;
 
@@ -129,7 +140,7 @@ export class PropertyTreeCache {
         const content = await read(missing.map((o) => o.id));
         const made = propertyTrees(content.properties, content.elements);
         for (const object of missing) {
-          const own = made.get(object.id) ?? [];
+          const own = frozen(made.get(object.id) ?? []);
           trees.set(object.id, own);
           this.keep(object, own);
         }
