@@ -93,7 +93,9 @@ describe('SOAP catalog: kept property trees', function () {
         await change(reading.client(ALICE));
         for (let round = 0; round < 2; round++) {
           const [kept, read] = await Promise.all([reads(keeping.client(ALICE)), reads(reading.client(ALICE))]);
-          assert.deepEqual(kept.map(withoutTime), read.map(withoutTime));
+          // Two changes at once commit in either order, each server its own.
+          if (want[name]) assert.deepEqual(kept.map(withoutTime), read.map(withoutTime));
+          else assert.deepEqual(kept.map((r) => Object.values(shown(r)).map((t) => [...t].sort())), read.map((r) => Object.values(shown(r)).map((t) => [...t].sort())));
           const [byId, byContext] = kept;
           if (want[name]) assert.deepEqual(shown(byId), want[name]);
           else assert.deepEqual(new Set(shown(byId)['k/b']), new Set(['stays', 'one', 'two']));
