@@ -140,7 +140,7 @@ export class PropertyTreeCache {
         const content = await read(missing.map((o) => o.id));
         const made = propertyTrees(content.properties, content.elements);
         for (const object of missing) {
-          const own = frozen(made.get(object.id) ?? []);
+          const own = made.get(object.id) ?? [];
           trees.set(object.id, own);
           this.keep(object, own);
         }
@@ -158,7 +158,7 @@ export class PropertyTreeCache {
     return kept.trees;
   }
 
-  private keep(object: ObjectRecord, trees: readonly PropertyType[]): void {
+  private keep(object: ObjectRecord, trees: PropertyType[]): void {
     if (this.budget === 0) return;
     const old = this.entries.get(object.id);
     // Versions only grow: a read of an older snapshot finishing late keeps nothing.
@@ -169,7 +169,7 @@ export class PropertyTreeCache {
     }
     const bytes = bytesOf(trees) + NODE_BYTES;
     if (bytes > this.budget) return;
-    this.entries.set(object.id, { version: object.contentVersion, trees, bytes });
+    this.entries.set(object.id, { version: object.contentVersion, trees: frozen(trees), bytes });
     this.bytes += bytes;
     for (const [id, oldest] of this.entries) {
       if (this.bytes <= this.budget) break;

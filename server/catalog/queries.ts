@@ -20,6 +20,7 @@ import type {
 } from '../../generated/soap/types.js';
 import type { Comparator, ConditionSet, ContextCondition, ElementCondition, ObjectCondition, Operand, PropertyCondition, Relation, ValueTest } from '../storage/catalog/conditions.js';
 import type { ObjectRecord } from '../storage/catalog/rows.js';
+import type { CatalogReads } from '../storage/catalog/store.js';
 import { OBJECTS_AT_ONCE } from '../storage/catalog/store.js';
 import { numberValue, timeValue } from '../storage/catalog/values.js';
 import type { CatalogCall } from './context.js';
@@ -190,6 +191,11 @@ function failedQuery(operation: 'query' | 'objectIdQuery' | 'allWorkspaceQuery',
   return { timestamp, catalogOperationStatus: fatalStatus(operation, format.errorDeliveryMethod, problems), queryResponseSet: null };
 }
 
+/** The property trees of a result read in a transaction: those kept, and the rest read in it. */
+function readIn(deps: CatalogDependencies, reads: CatalogReads): PropertyTreeSource {
+  return deps.trees.source((ids) => reads.properties(ids));
+}
+
 /** `query`: the caller's and public objects that match the target and the context, evaluated in SQL. */
 export async function contextQuery(deps: CatalogDependencies, request: ContextQueryRequest, call: CatalogCall): Promise<QueryResponse> {
   const timestamp = deps.now();
@@ -202,7 +208,7 @@ export async function contextQuery(deps: CatalogDependencies, request: ContextQu
     const { offset, limit } = page(format);
     const target = objectCondition(request.queryTarget);
     const context = request.contextQuery ? contextCondition(request.contextQuery) : undefined;
-    const results = await deps.store.read(async (r) => assembleResults(r, deps.trees.source((ids) => r.properties(ids)), await r.targets({ visibleTo: owners, target, context, offset, limit }), shape, owners));
+    const results = await deps.store.read(async (r) => assembleResults(r, readIn(deps, r), await r.targets({ visibleTo: owners, target, context, offset, limit }), shape, owners));
     return { timestamp, catalogOperationStatus: SUCCESS, queryResponseSet: results };
   } catch (error) {
     if (error instanceof Refusal) return failedQuery('query', timestamp, format, [error]);
@@ -244,7 +250,7 @@ export async function objectIdQuery(deps: CatalogDependencies, request: ObjectId
       const { objects, content } = await deps.store.objectsWithContent(wanted, owners);
       return await answer(TargetsAlone.reads, deps.trees.source(async () => content), objects);
     }
-    return await deps.store.read(async (r) => answer(r, deps.trees.source((ids) => r.properties(ids)), await r.objectsByGuid(wanted, owners)));
+    return await deps.store.read(async (r) => answer(r, readIn(deps, r), await r.objectsByGuid(wanted, owners)));
   } catch (error) {
     if (error instanceof Refusal) return failedQuery('objectIdQuery', timestamp, format, [error]);
     throw error;
@@ -263,7 +269,7 @@ export async function allWorkspaceQuery(deps: CatalogDependencies, request: AllW
     return await deps.store.read(async (r) => {
       if (!(await r.userExists(dn))) return failedQuery('allWorkspaceQuery', timestamp, format, [{ cause: 'DN_DOES_NOT_EXIST', description: `user ${dn} does not exist` }]);
       const roots = await r.workspaceRoots(dn, offset, limit);
-      const results = await assembleResults(r, deps.trees.source((ids) => r.properties(ids)), roots, shape, [dn]);
+      const results = await assembleResults(r, readIn(deps, r), roots, shape, [dn]);
       return { timestamp, catalogOperationStatus: SUCCESS, queryResponseSet: results };
     });
   } catch (error) {
