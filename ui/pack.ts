@@ -1,4 +1,5 @@
 import type { ElementDefinition } from 'cytoscape';
+import { ABOVE_BOXES, PADDING } from './box-room.js';
 import type { Placed } from './skeleton.js';
 
 /**
@@ -13,10 +14,6 @@ import type { Placed } from './skeleton.js';
 export const CELL = 90;
 /** Room between the boxes of a container, for the label drawn above each box. */
 const GAP = 60;
-/** Padding of a box inside its border (the style's, plus room for its members' labels). */
-export const PADDING: Readonly<Record<string, number>> = { networks: 24, domains: 30 };
-/** More room at the top of a box that holds boxes: their names are drawn above them. */
-export const ABOVE_BOXES = 50;
 
 interface Block {
   readonly w: number;

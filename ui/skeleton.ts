@@ -1,5 +1,5 @@
 import type { ElementDefinition, Position } from 'cytoscape';
-import { ABOVE_BOXES, PADDING } from './pack.js';
+import { ABOVE_BOXES, PADDING } from './box-room.js';
 
 /**
  * Large pictures are laid out by their skeleton: the boxes of domains and networks, the nodes,

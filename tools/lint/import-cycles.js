@@ -12,8 +12,9 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-const FOLDERS = ['generator', 'generated', 'server', 'test', 'bench', 'tools'];
-const SKIP = new Set(['node_modules', 'dist']);
+// Every folder of the project that holds source: all but what is installed, built or kept as data
+// (and hidden folders: .git, .bench, .scratch). A new top-level folder is covered with no edit here.
+const SKIP = new Set(['node_modules', 'dist', 'data', 'test-artifacts']);
 
 function walk(directory, files) {
   let entries;
@@ -23,7 +24,7 @@ function walk(directory, files) {
     return;
   }
   for (const entry of entries) {
-    if (SKIP.has(entry.name)) continue;
+    if (SKIP.has(entry.name) || entry.name.startsWith('.')) continue;
     const path = join(directory, entry.name);
     if (entry.isDirectory()) walk(path, files);
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(path);
@@ -43,7 +44,7 @@ function target(from, specifier, known) {
 /** The project's import graph and its cycles: for each file, its imports and its component (null when it is in none). */
 export function importGraph(root) {
   const files = [];
-  for (const folder of FOLDERS) walk(join(root, folder), files);
+  walk(root, files);
   const known = new Set(files);
   const edges = new Map();
   for (const file of files) {
