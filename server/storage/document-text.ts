@@ -5,12 +5,12 @@ import type { TextRun } from './contract/rows.js';
  * first, ending inside an open string that the id completes: `{"$schema":"…","selfRef":"…/nodes/`),
  * the id URI-encoded, then the stored document after its `{`. Stored documents are objects that
  * start with `{` and hold at least `id`, so nothing is parsed or serialised again. One function,
- * used where answers are rendered (rest/representation.ts) and where reader threads render
+ * used where answers are rendered (wire/representation.ts) and where reader threads render
  * whole runs of a list (dialects/sqlite/read-worker.ts).
  */
 export function documentText(head: string, id: string, doc: string): string {
   if (doc.startsWith(STORED_SCHEMA)) {
-    // A UNIS `$schema` kept as the client sent it (rest/representation.ts stores it first): it
+    // A UNIS `$schema` kept as the client sent it (wire/representation.ts stores it first): it
     // takes the place of the head's. Such addresses hold no `"` or `\\` (addresses.ts), so the
     // first `"` after it ends the string.
     const end = doc.indexOf('"', STORED_SCHEMA.length);

@@ -145,7 +145,7 @@ export interface Pools {
   streamTexts(query: Knex.QueryBuilder, run: TextRun): AsyncIterable<string>;
   /** Where streaming standbys serve reads (PostgreSQL with DATABASE_READ_URLS; see Standbys). */
   readonly standbys?: Standbys;
-  /** What /metrics reports of the storage at this moment (server/metrics/storage.ts). */
+  /** What /metrics reports of the storage at this moment (server/metrics/metrics.ts). */
   gauges(): StorageGauges;
   close(): Promise<void>;
 }

@@ -10,7 +10,7 @@ export type KeyReadsDatabase = Uses<'keys', { driver: 'errors' }>;
 /**
  * Reads by key: the newest live representation (from the read cache where there is one), one
  * version, the state at an instant, whether a resource was ever stored. Each is one statement
- * prepared once for the key reader (storage/key-reader.ts), no query builder.
+ * prepared once for the key reader (the dialects' key-reader.ts), no query builder.
  */
 export class KeyReads {
   /**

@@ -27,7 +27,7 @@ export function docColumn(db: Uses<never, { sql: 'columns' }>, knex: Knex): Knex
   return db.dialect.sql.columns.documentText(knex, 'doc');
 }
 
-/** The key statements, for the key reader (storage/key-reader.ts) and for write jobs. */
+/** The key statements, for the key reader (the dialects' key-reader.ts) and for write jobs. */
 export function keySql(db: Uses<'reader', { sql: 'columns' }>): KeySql {
   const doc = docColumn(db, db.reader).toString();
   return {

@@ -116,7 +116,7 @@ export const postgresColumns: ColumnSql = {
 
   documentText(knex, column: string, alias = column) {
     // The stored JSON as text: no parse and re-serialise on the way to the client. jsonb keeps
-    // its keys sorted, so a client's `$schema` that the document keeps (rest/representation.ts)
+    // its keys sorted, so a client's `$schema` that the document keeps (wire/representation.ts)
     // is moved to the front, where documentText (storage/document-text.ts) looks for it.
     return knex.raw(`CASE WHEN ??->'$schema' IS NULL THEN ??::text ELSE '{"$schema":' || (??->'$schema')::text || ',' || substr((?? - '$schema')::text, 2) END AS ??`, [column, column, column, column, alias]);
   },
