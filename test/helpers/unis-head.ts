@@ -19,7 +19,7 @@ export interface UnisHeadInstance {
   /** The `Accept` header of every list request it answered, in order. */
   readonly accepts: (string | undefined)[];
   /** POST its registration to `<lookup>/register` as UNIS HEAD's `_report_to_root` does; the answer's status. */
-  register(lookup: string, options: { readonly period: number; readonly communities?: readonly string[] }): Promise<number>;
+  register(lookup: string, options: { readonly period: number; readonly communities?: readonly string[]; readonly depth?: number }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -89,7 +89,7 @@ export async function startUnisHead(nodes: readonly UnisNode[]): Promise<UnisHea
   return {
     url,
     accepts,
-    async register(lookup, { period, communities = [] }) {
+    async register(lookup, { period, communities = [], depth = 0 }) {
       // periscope-ps/unis HEAD `app.py` `_report_to_root`: the key `\$schema` (a backslash in
       // Python's literal), the accessPoint with a trailing slash, ttl = the report period, the
       // manifests as UNIS keeps them (`$shard`, `id`, `ts` in each), UNIS's headers.
@@ -107,7 +107,7 @@ export async function startUnisHead(nodes: readonly UnisNode[]): Promise<UnisHea
         runningOn: { href: `${url}/nodes/${host}`, rel: 'full' },
         properties: {
           summary: [{ $shard: false, $collection: 'nodes', properties: { name: [...new Set(nodes.map((n) => n.name))] }, id: '5eba1a133872d96d6451a872', ts: Date.now() * 1000 }],
-          depth: 0,
+          depth,
         },
       };
       const registered = await fetch(`${lookup}/register`, {
