@@ -4,9 +4,9 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 import { startUnisHead, type UnisHeadInstance } from '../helpers/unis-head.js';
 
 /** The UNIS instance's report period, so its ttl (UNIS reports with ttl = period), in seconds. */
-const PERIOD = 6;
-/** How far from the boundary each probe is, in seconds: the time a request may take on a loaded machine. */
-const MARGIN = 1;
+const PERIOD = 12;
+/** How long before the boundary a probe that must still count is sent, in seconds: the time its requests may take on a loaded machine. */
+const MARGIN = 2.5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,9 +37,9 @@ describe('registrations expire at ts + ttl + ttl/2 (rest-contract §13, revised 
 
   const boundary = PERIOD * 1.5;
   const cases: [string, { at: number; counts: boolean }][] = [
-    ['past ts + ttl, inside the grace: still counts', { at: PERIOD + MARGIN, counts: true }],
+    ['past ts + ttl, inside the grace: still counts', { at: PERIOD + 1.5, counts: true }],
     ['just before ts + 1.5 ttl: still counts', { at: boundary - MARGIN, counts: true }],
-    ['just after ts + 1.5 ttl: expired', { at: boundary + MARGIN, counts: false }],
+    ['just after ts + 1.5 ttl: expired', { at: boundary + 0.5, counts: false }],
   ];
   for (const [name, { at, counts }] of cases) {
     it(`ts + ${at} s with ttl ${PERIOD} s: ${name}`, async () => {
@@ -54,7 +54,8 @@ describe('registrations expire at ts + ttl + ttl/2 (rest-contract §13, revised 
         get(`${lookup.url}/nodes?federate=true`, { Accept: 'application/json' }),
         get(`${lookup.url}/about`),
       ]);
-      if (counts) assert.ok(Date.now() - sent < MARGIN * 1000, 'answered within the margin, so before the boundary');
+      // Answered before the boundary, so decided before it (a machine too loaded for that cannot tell).
+      if (counts) assert.ok(Date.now() < ts / 1000 + boundary * 1000, `answered ${Date.now() - sent} ms after it was sent, past the boundary`);
       const named = counts ? [unis.url] : [];
       assert.deepEqual(redirect.body, { redirect: true, instances: named }, 'the redirect');
       assert.deepEqual(everywhere.body, { redirect: true, instances: named }, 'a query on ts alone (/ui of a lookup)');
