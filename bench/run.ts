@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,generate,lifecycle,federation,import]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,generate,lifecycle,federation,federate,import]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -36,12 +36,14 @@ import { subscriptionRows } from './rows/subscriptions.js';
 import { timeRows } from './rows/time.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
-import { federationRows } from './rows/federation.js';
+import { federateRows, federationRows } from './rows/federation.js';
 import { importRows } from './rows/import.js';
 import { DN } from './workloads/catalog.js';
 
 const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'replicas', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation', 'import'] as const;
-type Group = (typeof GROUPS)[number];
+/** Groups --only also takes that a full run holds inside another: `federate` is the `federate=true` rows of `federation` alone. */
+const PARTS = ['federate'] as const;
+type Group = (typeof GROUPS)[number] | (typeof PARTS)[number];
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +54,7 @@ const { values } = parseArgs({
   },
 });
 const only = new Set((values.only?.split(',') ?? GROUPS) as Group[]);
-for (const group of only) if (!GROUPS.includes(group)) throw new Error(`--only: unknown group "${group}"; groups are ${GROUPS.join(', ')}`);
+for (const group of only) if (![...GROUPS, ...PARTS].includes(group)) throw new Error(`--only: unknown group "${group}"; groups are ${[...GROUPS, ...PARTS].join(', ')}`);
 if (only.has('workers') && !only.has('rest')) throw new Error('--only: workers reads the nodes the rest group loads');
 if (only.has('operator') && !only.has('rest')) throw new Error('--only: operator reads the nodes the rest group loads');
 
@@ -100,6 +102,7 @@ async function main(): Promise<number> {
   if (only.has('generate')) rows.push(...generateRows(ctx));
   if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
   if (only.has('federation')) rows.push(...(await federationRows(ctx, DN)));
+  else if (only.has('federate')) rows.push(...(await federateRows(ctx, DN)));
   if (only.has('import')) rows.push(...(await importRows(ctx)));
 
   const m = machine();

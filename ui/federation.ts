@@ -35,10 +35,11 @@ export async function isLookup(http: Http): Promise<boolean> {
 
 /** The instances registered with the lookup and their topologies, read with `federate=true`. */
 export async function readFederated(http: Http): Promise<Federated> {
-  const registered = (await http.request('GET', '/register?fields=accessPoint,ts,ttl')).body as { accessPoint: string; ts: number; ttl?: number }[];
-  // Unexpired registrations (`ts + ttl`, ts in µs, ttl in s), as the lookup counts them (server/federation/registry.ts).
-  const now = Date.now() * 1000;
-  const accessPoints = [...new Set(registered.filter((r) => (r.ttl ?? 0) > 0 && r.ts + r.ttl! * 1_000_000 > now).map((r) => r.accessPoint))].sort();
+  // The unexpired instances as the lookup itself counts them (its grace included: server/federation/
+  // expiry.ts), not decided again here: a query on `ts` alone names every unexpired instance
+  // (rest-contract §13); `[]` when nothing is registered.
+  const named = (await http.request('GET', `/${DRAWN[0]}?ts=gte=0`)).body as { instances?: string[] } | unknown[];
+  const accessPoints = [...new Set(Array.isArray(named) ? [] : (named.instances ?? []))].sort();
   const instances: Instance[] = accessPoints.map((accessPoint, i) => ({ accessPoint, colour: COLOURS[i % COLOURS.length]!, topology: new Topology() }));
   // The longest accessPoint that starts an element's selfRef is the instance that answered it.
   const byLength = [...instances].sort((a, b) => b.accessPoint.length - a.accessPoint.length);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import { parseQuery } from '../query/parse.js';
-import { responseType } from '../wire/media.js';
+import { PERFSONAR_JSON, responseType } from '../wire/media.js';
 import { type InstanceFailure, InstanceList } from './instance-list.js';
 import { mergedArray } from './merge.js';
 import { keyOrder } from './order.js';
@@ -21,9 +21,14 @@ export function passedOn(querystring: string, limit: number | undefined, skip: n
   return kept.join('&');
 }
 
-/** The headers sent to an instance: JSON, and the caller's credentials, which the instance checks as its own. */
+/**
+ * The headers sent to an instance: UNIS's form (rest-contract §13, revised 2026-11-29), which
+ * every instance answers with its list: UNIS HEAD answers `Accept: application/perfsonar+json`
+ * (and any type) with a JSON array and `application/json` with a 500; a topocat instance answers a
+ * list alike in every form. And the caller's credentials, which the instance checks as its own.
+ */
 function instanceHeaders(ctx: Context): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: PERFSONAR_JSON };
   const authorization = ctx.get('authorization');
   if (authorization !== '') headers.Authorization = authorization;
   return headers;

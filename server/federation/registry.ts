@@ -1,12 +1,13 @@
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { Manifest } from '../storage/manifests.js';
+import { expiresAt } from './expiry.js';
 import { normalAccessPoint, REGISTER } from './register-kind.js';
 
 /** An unexpired registration as a lookup uses it. */
 export interface Registered {
   readonly accessPoint: string;
   readonly depth: number;
-  /** Until when it counts (µs, the unit of `ts`): `ts + ttl`. */
+  /** Until when it counts (µs, the unit of `ts`): `ts + ttl` and the grace of half the ttl (expiry.ts). */
   readonly expires: number;
   /** Collection → field → the values it may hold, or `*`. */
   readonly manifests: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string> | '*'>>;
@@ -40,7 +41,7 @@ export class Registry {
     return this.loading;
   }
 
-  /** The registrations whose `ts + ttl` has not passed. */
+  /** The registrations whose `ts + ttl` plus its grace (half the ttl) has not passed. */
   async unexpired(): Promise<Registered[]> {
     const now = Date.now() * 1000;
     return (await this.all()).filter((r) => r.expires > now);
@@ -68,5 +69,5 @@ function registered(ts: number, doc: Record<string, unknown>): Registered | unde
     for (const [field, set] of Object.entries(manifest.properties ?? {})) fields.set(field, set === '*' ? '*' : new Set((set as unknown[]).map((v) => String(v))));
     manifests.set(manifest.$collection, fields);
   }
-  return { accessPoint, depth: typeof properties.depth === 'number' ? properties.depth : 0, expires: ts + ttl * 1_000_000, manifests };
+  return { accessPoint, depth: typeof properties.depth === 'number' ? properties.depth : 0, expires: expiresAt(ts, ttl), manifests };
 }

@@ -2,6 +2,7 @@ import type { FederationConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import type { ManifestUpkeep } from '../storage/manifest-upkeep.js';
 import type { Manifest, Manifests } from '../storage/manifests.js';
+import { expiresAt } from './expiry.js';
 
 export interface ReporterDependencies {
   readonly config: FederationConfig;
@@ -67,7 +68,8 @@ function ttlSeconds(config: FederationConfig): number {
  */
 async function summary(dependencies: ReporterDependencies, signal?: AbortSignal): Promise<Manifest[] | undefined> {
   const { config, upkeep, manifests } = dependencies;
-  await upkeep.renew(Date.now() + ttlSeconds(config) * 1000);
+  // Until its registration expires at the lookup (its grace included), as a lookup counts it.
+  await upkeep.renew(Math.ceil(expiresAt(Date.now() * 1000, ttlSeconds(config)) / 1000));
   for (let attempt = 0; attempt < 3; attempt++) {
     if (!(await upkeep.keep(signal))) return undefined;
     const read = await manifests.read(config.manifestLimit);

@@ -80,7 +80,7 @@ describe('lookup mode: redirects from unexpired manifests (rest-contract §13)',
     assert.deepEqual(answer.body.map((r: { accessPoint: string }) => r.accessPoint), [a.url]);
   });
 
-  it('an instance that stops reporting expires (ts + ttl) and leaves the redirects, but stays in /register', async () => {
+  it('an instance that stops reporting expires (ts + ttl and half its ttl of grace) and leaves the redirects, but stays in /register', async () => {
     const gone = b.url;
     await b.stop();
     await until('b to expire', async () => ((await ask(`${lookup.url}/nodes`)).body.instances.includes(gone) ? undefined : true));

@@ -65,3 +65,33 @@ describe('the merged answer written from the elements\' bytes (issue 37)', funct
     });
   }
 });
+
+/**
+ * Without `sort`, the merge is in the default order that order.ts defines (rest-contract §5 and
+ * §13, revised 2026-11-29: newest first), whichever direction that is: the lists are given in
+ * that order, as every instance answers them, and the merged list must be in it too. Nothing
+ * here names the direction, so the cases hold for a `ts` ascending or descending default.
+ */
+describe('the merge without sort follows order.ts\'s default order (rest-contract §13)', function () {
+  const node = (id: string, ts: number): string => JSON.stringify({ id, ts, name: `${id}@${ts}` });
+  const inDefaultOrder = (texts: string[]): string[] => {
+    const order = keyOrder([]);
+    return [...texts].sort((a, b) => order(orderKey(JSON.parse(a), []), orderKey(JSON.parse(b), [])));
+  };
+  const cases: [string, { given: string[][]; page: Page }][] = [
+    ['interleaved ts', { given: [[node('a', 1), node('b', 4), node('c', 7)], [node('d', 2), node('e', 5)], [node('f', 3), node('g', 6), node('h', 8)]], page: { skip: 0, limit: undefined } }],
+    ['one list after another', { given: [[node('a', 1), node('b', 2)], [node('c', 3), node('d', 4)]], page: { skip: 0, limit: undefined } }],
+    ['equal ts, ordered by id', { given: [[node('a', 5), node('c', 5)], [node('b', 5), node('d', 5)]], page: { skip: 0, limit: undefined } }],
+    ['skip and limit over the merged list', { given: [[node('a', 1), node('b', 4), node('c', 7)], [node('d', 2), node('e', 5)]], page: { skip: 1, limit: 3 } }],
+    ['µs timestamps as instances write them', { given: [[node('a', 1_764_000_000_000_001), node('b', 1_764_000_000_000_003)], [node('c', 1_764_000_000_000_002)]], page: { skip: 0, limit: undefined } }],
+  ];
+  for (const [name, { given, page }] of cases) {
+    it(name, async () => {
+      const lists = given.map(inDefaultOrder);
+      const all = inDefaultOrder(lists.flat());
+      const want = all.slice(page.skip, page.limit === undefined ? undefined : page.skip + page.limit).map((t) => (JSON.parse(t) as { name: string }).name);
+      const text = await merged(lists, '', page);
+      assert.deepEqual((JSON.parse(text) as { name: string }[]).map((e) => e.name), want);
+    });
+  }
+});
