@@ -62,7 +62,7 @@ describe('list ETags: 304 while nothing the list could show has changed, across 
       for (let i = 0; i < 2; i++) servers.push(await startServer({ database, env }));
       bases = servers.map((s) => s.url);
     } else {
-      servers = [await startServer({ database, env, args: ['--workers', '2'] })];
+      servers.push(await startServer({ database, env, args: ['--workers', '2'] }));
       bases = [servers[0]!.url, servers[0]!.url];
     }
   });
