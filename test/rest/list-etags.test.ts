@@ -75,8 +75,25 @@ describe('list ETags: 304 while nothing the list could show has changed, across 
   const b = (): string => bases[1]!;
   const ref = (path: string): { href: string; rel: string } => ({ href: `http://topology.example.net${path}`, rel: 'full' });
 
+  /**
+   * On PostgreSQL a list's tag may move once more after a write, without a write, when the oldest
+   * running transaction of the server ends and its horizon passes the write's events
+   * (storage/list-positions.ts): a 200 more, never a wrong 304. Other sessions of a shared
+   * server may hold it for a while; wait until the tag has stayed the same for a moment.
+   */
+  async function settled(path: string): Promise<void> {
+    let last = (await fresh('GET', `${a()}${path}`)).etag;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const now = (await fresh('GET', `${b()}${path}`)).etag;
+      if (now === last) return;
+      last = now;
+    }
+  }
+
   /** The list through every process: each answers 200 with one tag, and 304 to it. */
   async function tagEverywhere(path: string): Promise<{ etag: string; body: any }> {
+    await settled(path);
     const first = await fresh('GET', `${a()}${path}`);
     assert.equal(first.status, 200, first.text);
     assert.match(first.etag ?? '', /^W\/"[^"]+"$/, `${path}: a weak ETag`);
@@ -92,16 +109,12 @@ describe('list ETags: 304 while nothing the list could show has changed, across 
   }
 
   /** Every process answers the list 200, with a new tag, to a client holding `etag`. */
-  async function changedEverywhere(path: string, etag: string): Promise<string> {
-    const tags = new Set<string>();
+  async function changedEverywhere(path: string, etag: string): Promise<void> {
     for (const base of [a(), b(), a(), b()]) {
       const answer = await fresh('GET', `${base}${path}`, { headers: { 'if-none-match': etag } });
       assert.equal(answer.status, 200, `${path}: a changed list is answered again (${base})`);
       assert.notEqual(answer.etag, etag);
-      tags.add(answer.etag!);
     }
-    assert.equal(tags.size, 1, `${path}: one new tag from every process: ${[...tags].join(' ')}`);
-    return [...tags][0]!;
   }
 
   before(async () => {
@@ -129,9 +142,11 @@ describe('list ETags: 304 while nothing the list could show has changed, across 
       // Written through one process or the other in turn; read back through both.
       const written = await write(i % 2 === 0 ? a() : b());
       assert.equal(written.status, status, written.text);
-      const after = await changedEverywhere(list, before.etag);
-      assert.notDeepEqual((await fresh('GET', `${a()}${list}`)).body, before.body, 'the new answer holds the change');
-      assert.equal((await fresh('GET', `${b()}${list}`, { headers: { 'if-none-match': after } })).status, 304, 'and the new tag is answered 304');
+      await changedEverywhere(list, before.etag);
+      // And the new tag (once settled) is one tag from every process, answered 304 by each.
+      const after = await tagEverywhere(list);
+      assert.notEqual(after.etag, before.etag);
+      assert.notDeepEqual(after.body, before.body, 'the new answer holds the change');
     });
   });
 
