@@ -47,15 +47,30 @@ describe('PostgreSQL: the position of a list moves with a commit that comes late
       // The case is the hard one: the newest id and the newest k stay where they were.
       assert.equal(await newest(), newestBefore, 'the late commit did not move the newest event');
       assert.notEqual(after, before, 'the list position moved with the late commit');
-      assert.equal(await store.positions.of('nodes'), after, 'and stays while nothing is written');
     } catch (error) {
       await late.rollback().catch(() => undefined);
       throw error;
     }
   });
 
+  /**
+   * The position once the horizon has passed every event of `kind` written so far: it moves once
+   * more, with no write, when the horizon passes them (other sessions of a shared server may
+   * hold it back for a while).
+   */
+  const settled = async (kind: string): Promise<string> => {
+    let last = await store.positions.of(kind);
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const now = await store.positions.of(kind);
+      if (now === last) return now;
+      last = now;
+    }
+    return last;
+  };
+
   it('a write of another kind leaves the position of nodes, and moves the position of every kind', async () => {
-    const [nodes, all] = [await store.positions.of('nodes'), await store.positions.of(undefined)];
+    const [nodes, all] = [await settled('nodes'), await store.positions.of(undefined)];
     await store.insert([{ kind: 'ports', id: 'p', clientId: true, build: (id, ts) => ({ id, ts }) }]);
     assert.equal(await store.positions.of('nodes'), nodes);
     assert.notEqual(await store.positions.of(undefined), all);
