@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,generate,lifecycle,federation,federate,import]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,etags,generate,lifecycle,federation,federate,import]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
@@ -34,13 +34,14 @@ import { replicaRows } from './rows/replicas.js';
 import { restRows } from './rows/rest.js';
 import { subscriptionRows } from './rows/subscriptions.js';
 import { timeRows } from './rows/time.js';
+import { listEtagRows } from './rows/list-etags.js';
 import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { federateRows, federationRows } from './rows/federation.js';
 import { importRows } from './rows/import.js';
 import { DN } from './workloads/catalog.js';
 
-const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'replicas', 'subscriptions', 'measurements', 'ui', 'time', 'generate', 'lifecycle', 'federation', 'import'] as const;
+const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'replicas', 'subscriptions', 'measurements', 'ui', 'time', 'etags', 'generate', 'lifecycle', 'federation', 'import'] as const;
 /** Groups --only also takes that a full run holds inside another: `federate` is the `federate=true` rows of `federation` alone. */
 const PARTS = ['federate'] as const;
 type Group = (typeof GROUPS)[number] | (typeof PARTS)[number];
@@ -99,6 +100,7 @@ async function main(): Promise<number> {
   if (only.has('measurements')) rows.push(...(await measurementRows(ctx)));
   if (only.has('ui')) rows.push(...(await uiRows(ctx)));
   if (only.has('time')) rows.push(...(await timeRows(ctx)));
+  if (only.has('etags')) rows.push(...(await listEtagRows(ctx)));
   if (only.has('generate')) rows.push(...generateRows(ctx));
   if (only.has('lifecycle')) rows.push(...(await lifecycleRows(ctx)));
   if (only.has('federation')) rows.push(...(await federationRows(ctx, DN)));

@@ -45,6 +45,8 @@ export interface FixedRateOptions {
   /** Requests per second offered, over all connections. */
   readonly rate: number;
   readonly connections: number;
+  /** The answers are 304 (a conditional GET whose tag is current): any other status is a failure. */
+  readonly notModified?: boolean;
 }
 
 export interface CpuPerRequest {
@@ -97,7 +99,7 @@ export async function cpuPerRequest(options: FixedRateOptions, warmupSeconds = M
     databaseMicroseconds: total > 0 ? (database * 1e6) / total : Number.NaN,
     requestsPerSecond: total / result.duration,
     total,
-    failures: result.errors + result.timeouts + result.non2xx,
+    failures: result.errors + result.timeouts + (options.notModified ? total - result['3xx'] : result.non2xx),
   };
 }
 

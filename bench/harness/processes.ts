@@ -78,7 +78,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, logFile: str
 }
 
 export interface LaunchOptions {
-  /** Compiled entry point, relative to dist/. */
+  /** Compiled entry point, relative to dist/ (or absolute: another build). */
   readonly entry: string;
   readonly args?: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -92,7 +92,7 @@ export interface LaunchOptions {
 /** Start a process and resolve once it answers on `readyPath`. */
 export async function launch(options: LaunchOptions): Promise<Measured> {
   const out = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [path.join(distRoot, options.entry), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [path.resolve(distRoot, options.entry), ...(options.args ?? [])], {
     env: { PATH: process.env.PATH ?? '', ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });

@@ -19,12 +19,14 @@ export interface TopocatOptions {
   readonly databaseUrl?: string;
   /** More environment (e.g. READ_CACHE_MB). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The server's entry: this build's `server/main.js` when absent, or another build's, absolute (a baseline to compare with). */
+  readonly entry?: string;
 }
 
 export async function startTopocat(options: TopocatOptions): Promise<Measured> {
   const tokens = { tokens: [{ name: 'bench', hash: hashToken(options.token), scopes: ['read', 'create', 'update', 'delete', 'admin', 'metrics', 'register'], dn: options.dn }] };
   return launch({
-    entry: 'server/main.js',
+    entry: options.entry ?? 'server/main.js',
     args: options.workers === undefined ? [] : ['--workers', String(options.workers)],
     env: {
       DATABASE_URL: options.databaseUrl ?? `sqlite:${path.join(options.dir, 'topocat.sqlite')}`,

@@ -69,6 +69,9 @@ function micros(instant: Instant): number {
 /** The answer to a conditional GET. */
 export type Conditional<T> = ({ readonly notModified: false } & Versioned<T>) | { readonly notModified: true; readonly etag: string };
 
+/** The answer to a conditional list: the list and its (weak) ETag, or `notModified` while nothing it could show has changed. */
+export type ConditionalList<T> = { readonly notModified: false; readonly items: T[]; readonly etag: string } | { readonly notModified: true; readonly etag: string };
+
 /**
  * The service's ETag of a whole representation: its `ts` in quotes. Arrays (a POST of several
  * resources) carry no ETag header, so their items' ETags are made by this rule.
@@ -497,6 +500,21 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   /** The current representation of every live resource that matches the query. */
   async list(query?: QueryInput<F>): Promise<T[]> {
     return (await this.http.request('GET', `/${this.name}${suffix(toQuery(query))}`)).body as T[];
+  }
+
+  /**
+   * `list`, conditional: `notModified` while `ifNoneMatch` is still the list's ETag, which any
+   * committed write that could change the list changes (rest-contract §5); the service then
+   * reads no row. For a dashboard that polls a large list:
+   *
+   *     let last = await client.nodes.listIfChanged(query);
+   *     const next = await client.nodes.listIfChanged(query, last.etag);
+   */
+  async listIfChanged(query?: QueryInput<F>, ifNoneMatch?: string): Promise<ConditionalList<T>> {
+    const response = await this.http.request('GET', `/${this.name}${suffix(toQuery(query))}`, { headers: { 'if-none-match': ifNoneMatch } });
+    const etag = response.headers.get('etag') ?? '';
+    if (response.status === 304) return { notModified: true, etag };
+    return { notModified: false, items: response.body as T[], etag };
   }
 
   /**

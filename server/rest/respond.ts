@@ -5,12 +5,13 @@ import { project } from '../query/project.js';
 import type { ParsedQuery } from '../query/syntax.js';
 import type { ChangeEntry, ResourceStore, Selection } from '../storage/resource-store.js';
 import type { Representation } from '../storage/contract/representation.js';
-import { etagFor, isNotModified, lastModified } from '../wire/conditional.js';
+import { etagFor, isNotModified, lastModified, listEtagFor, noneMatch } from '../wire/conditional.js';
 import { streamArray } from '../wire/json-array.js';
 import { Expander } from './expand.js';
 import { ExtentsOfFiles } from './extents.js';
 import { contentTypeHeader } from '../wire/media.js';
 import type { Representations } from '../wire/representation.js';
+import { version } from '../version.js';
 
 /** How answers look for one request: the media type, the kind, and what the query asks of them. */
 export interface Presentation {
@@ -95,9 +96,51 @@ export class Responder {
    */
   async current(ctx: RouterContext, presentation: Presentation, selection: Selection): Promise<void> {
     const { kind, query, expander, extents } = presentation;
-    if (query?.fields || expander || extents) return this.list(ctx, presentation, this.store.list(kind.collection, selection));
+    const etag = await this.listEtag(ctx, presentation);
+    if (etag !== undefined) {
+      // Answered from the position alone: not a row is read. The 304 keeps its ETag.
+      if (noneMatch(ctx, etag)) {
+        ctx.set('ETag', etag);
+        ctx.status = 304;
+        return;
+      }
+      await this.store.positions.follow();
+    }
+    const head = (): void => {
+      // Set with the status, so that a query that fails at its first row answers without it.
+      if (etag !== undefined) ctx.set('ETag', etag);
+      this.head(ctx, presentation, 200);
+    };
+    if (query?.fields || expander || extents) return this.stream(ctx, presentation, this.store.list(kind.collection, selection), head);
     const runs = this.store.listTexts(kind.collection, selection, { head: this.representations.head(kind) });
-    await streamArray(ctx, runs, (run) => run, () => this.head(ctx, presentation, 200));
+    await streamArray(ctx, runs, (run) => run, head);
+  }
+
+  /**
+   * The ETag of a list of the present (rest-contract §5, added 2026-11-29), read before its rows
+   * and never newer than them (ListPositions): the position of the kind in the event log, or of
+   * every kind when the answer shows other kinds' resources too (`expand`; `inline` adds the
+   * extents of files). None for a list of the past (`at`): an import may add a version to the
+   * past without an event (VersionRow.past), so no position says when such a list changed.
+   */
+  private async listEtag(ctx: RouterContext, presentation: Presentation): Promise<string | undefined> {
+    const { kind, query, expander, extents } = presentation;
+    if (query?.at !== undefined) return undefined;
+    const position = await this.store.positions.of(expander || extents ? undefined : kind.collection);
+    return listEtagFor(position, this.listVariant(ctx, presentation));
+  }
+
+  /**
+   * What else the bytes of a list depend on, besides the stored rows: the collection and the
+   * query string as sent (conditions, `fields`, paging, `sort`, `expand`, `inline`: another
+   * query is another answer, even over the same rows); the media type chosen from Accept (it
+   * names the Content-Type and its profile); the kind's head, which holds the configured base
+   * URL (`selfRef`) and schema base (`$schema`), so processes configured otherwise, or one
+   * restarted with another PUBLIC_URL, never share a tag; and the server's version, so that a
+   * release that renders otherwise never answers 304 to what an older one sent.
+   */
+  private listVariant(ctx: RouterContext, { kind, type }: Presentation): string {
+    return `${ctx.path}?${ctx.querystring}\n${type}\n${this.representations.head(kind)}\n${version}`;
   }
 
   /**
@@ -122,7 +165,11 @@ export class Responder {
 
   /** Stream a JSON array; the first row is read before answering so that query errors get a status. */
   async list(ctx: RouterContext, presentation: Presentation, rows: AsyncIterable<Representation>): Promise<void> {
-    await streamArray(ctx, rows, (r) => this.text(presentation, r), () => this.head(ctx, presentation, 200));
+    await this.stream(ctx, presentation, rows, () => this.head(ctx, presentation, 200));
+  }
+
+  private async stream(ctx: RouterContext, presentation: Presentation, rows: AsyncIterable<Representation>, head: () => void): Promise<void> {
+    await streamArray(ctx, rows, (r) => this.text(presentation, r), head);
   }
 
   private head(ctx: RouterContext, { kind, type }: Presentation, status: number): void {

@@ -57,6 +57,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0015_catalog_result_streams': resultStreamsMigration,
     '0016_insert_if': dialect.features.history.insertIfMigration,
     '0017_catalog_content_version': catalogContentVersionMigration,
+    '0018_list_positions': dialect.features.history.listPositionMigration,
   };
 }
 

@@ -8,6 +8,7 @@ import { Commits } from './resources/commits.js';
 import { Inserts } from './resources/inserts.js';
 import { KeyReads } from './resources/key-reads.js';
 import { Lists } from './resources/lists.js';
+import { ListPositions } from './list-positions.js';
 import { Replacements } from './resources/replacements.js';
 import { keySql } from './resources/statements.js';
 import type { ChangeEntry, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
@@ -15,7 +16,7 @@ import type { ChangeEntry, Inserted, NewResource, ReplaceOptions, Selection, Wri
 export type { ChangeEntry, ChangeKind, Expectation, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
 /** What the resource store uses of the database. */
-export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
+export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts' | 'standbys', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
 
 /**
  * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and
@@ -35,6 +36,8 @@ export class ResourceStore {
   private readonly replacements: Replacements;
   private readonly reads: KeyReads;
   private readonly lists: Lists;
+  /** See ListPositions: where a list stands, for its ETag. */
+  readonly positions: ListPositions;
 
   /**
    * @param cache the newest representations in memory; only for a process that is its
@@ -46,6 +49,7 @@ export class ResourceStore {
     this.commits = new Commits(db);
     this.reads = new KeyReads(db, sql, cache);
     this.lists = new Lists(db);
+    this.positions = new ListPositions(db);
     this.inserts = new Inserts(db, sql, this.commits, upkeep);
     this.replacements = new Replacements(db, sql, this.commits, upkeep, this.reads);
   }

@@ -12,6 +12,27 @@ export function etagFor(ts: number, variant?: string): string {
   return `"${ts}.${createHash('sha256').update(variant).digest('base64url').slice(0, 12)}"`;
 }
 
+/**
+ * The validator of a list answer (rest-contract §5, added 2026-11-29): where the list stands in
+ * the event log (ListPositions) and a digest of everything else its bytes depend on (see
+ * Responder.listVariant). Weak: two answers with one tag hold the same resources in the same
+ * representations, but are not promised to be the same bytes (rows that tie under `sort=` may
+ * come in another order from one plan to the next), and If-Match, which compares strongly,
+ * never takes a list's tag for a resource's. If-None-Match compares weakly, so it gives 304.
+ */
+export function listEtagFor(position: string, variant: string): string {
+  return `W/"${position}.${createHash('sha256').update(variant).digest('base64url').slice(0, 16)}"`;
+}
+
+/** If-None-Match (weak comparison) lists `etag`, or is `*`: a list has no Last-Modified to compare. */
+export function noneMatch(ctx: Context, etag: string): boolean {
+  const header = ctx.get('if-none-match');
+  if (header === '') return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.slice(etag.indexOf('"') + 1, -1);
+  return [...header.matchAll(ENTITY_TAG)].some((m) => m[2] === opaque);
+}
+
 /** Last-Modified values by second: the resources of a collection were mostly written in a few seconds. */
 const httpDates = new Map<number, string>();
 /** Most seconds remembered; the oldest entry goes first (a Map iterates in insertion order). */

@@ -127,6 +127,19 @@ describe('generated REST client', function () {
     await assert.rejects(client.nodes.patch(node.id!, { name: 'cond-3' }, { ifMatch: first.etag }), PreconditionFailedError);
   });
 
+  it('conditional list: notModified while nothing the list could show has changed', async () => {
+    await client.nodes.create({ name: 'listed' });
+    const first = await client.nodes.listIfChanged((q) => q.eq('name', 'listed'));
+    assert.equal(first.notModified, false);
+    assert.equal(first.notModified === false && first.items.length, 1);
+    assert.match(first.etag, /^W\//);
+    assert.deepEqual(await client.nodes.listIfChanged((q) => q.eq('name', 'listed'), first.etag), { notModified: true, etag: first.etag });
+    await client.nodes.create({ name: 'listed' });
+    const changed = await client.nodes.listIfChanged((q) => q.eq('name', 'listed'), first.etag);
+    assert.equal(changed.notModified === false && changed.items.length, 2);
+    assert.notEqual(changed.etag, first.etag);
+  });
+
   it('raises typed errors carrying the error body', async () => {
     const created = await client.nodes.create({ id: 'sdk-dup' });
     const error = await client.nodes.create({ id: 'sdk-dup', ts: created.value.ts! }).catch((e: unknown) => e);

@@ -86,9 +86,10 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
           [success]: {
             description: `The current representations that match (with \`at\`: those of that instant), streamed, in \`ts\` order unless sorted; with \`since\`/\`until\`, what changed between them; with \`Accept: text/event-stream\`, the changes that match, as they happen${
               lookup ? '. A lookup (docs/federation.md) answers `Redirect` instead, or with `federate=true` the merged list of its instances' : ''}`,
-            headers: { 'X-Request-Id': header('XRequestId'), 'Federation-Partial': header('FederationPartial') },
+            headers: { ETag: header('ListETag'), 'X-Request-Id': header('XRequestId'), 'Federation-Partial': header('FederationPartial') },
             ...withEvents(content(orRedirect({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } }))),
           },
+          304: { description: 'Nothing the list could show has changed since the answer that carried this ETag (`If-None-Match`)', headers: { ETag: header('ListETag'), 'X-Request-Id': header('XRequestId') } },
           ...failures,
         },
       };

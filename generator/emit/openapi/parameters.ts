@@ -5,7 +5,7 @@ const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}`
 
 /** Parameters by operation: what each REST action reads from the path, the query and the headers. */
 export const PARAMETERS = {
-  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'Federate', 'LastEventId', 'AccessToken', 'ConsistencyToken'].map(param),
+  list: ['Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'Since', 'Until', 'Federate', 'IfNoneMatch', 'LastEventId', 'AccessToken', 'ConsistencyToken'].map(param),
   read: ['Ts', 'Conditions', 'Fields', 'Limit', 'Skip', 'Sort', 'Unique', 'Inline', 'Expand', 'At', 'IfNoneMatch', 'IfModifiedSince', 'LastEventId', 'AccessToken', 'ConsistencyToken'].map(param),
   create: ['IfNoneMatchCreate'].map(param),
   write: ['IfMatch'].map(param),

@@ -11,6 +11,11 @@ export const HEADERS: Json = {
   },
   ConsistencyToken: { description: CONSISTENCY_TOKEN.answered, schema: { type: 'string', pattern: '^[0-9A-F]{1,8}/[0-9A-F]{1,8}$' } },
   ETag: { description: 'The strong validator of this representation: its `ts` in quotes (a projection has one of its own).', schema: { type: 'string' } },
+  ListETag: {
+    description:
+      'A weak validator of the list (absent with `at`, `since`/`until`): where the collection stands in the event log (every kind with `expand`, or `inline` on exnodes), with the query string, the media type, the service\'s base addresses and its version. Any committed write that could change the list changes it; `If-None-Match` with it answers 304 without reading the list.',
+    schema: { type: 'string', pattern: '^W/"[^"]*"$' },
+  },
   LastModified: { description: 'The time of `ts`.', schema: { type: 'string' } },
   Location: { description: 'The address of the resource.', schema: { type: 'string', format: 'uri' } },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },

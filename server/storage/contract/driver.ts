@@ -171,6 +171,12 @@ export interface Standbys {
   /** The consistency token of a write acknowledged before this call: the primary's position now. */
   token(): Promise<string>;
   /**
+   * From now on, the reads of the current `reading` go where the WAL up to `token` has been
+   * replayed (or to the primary): what they find is never older than what was committed before
+   * `token` was given. Outside `reading` (reads on the primary) nothing changes.
+   */
+  atLeast(token: string): void;
+  /**
    * Run `read` (its reads on a standby, or the primary) with a bound below which every event of
    * the log is final: the primary's horizon, asked once for the reads that arrive together, read
    * where the WAL up to it has been replayed. A standby's own snapshot cannot give it: it does

@@ -68,6 +68,8 @@ export interface HistorySql {
   readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
   /** Migration step 0016: what this engine's Pools.insertIf needs in the schema (PostgreSQL: a function), and its undoing. */
   readonly insertIfMigration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
+  /** Migration step 0018: the index `listPosition.kind` reads (PostgreSQL: events by kind in positions' order), and its undoing. */
+  readonly listPositionMigration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
   /**
    * Append `versions` to the history, make the last version of each resource that is not `past`
    * its current row (or remove the row for a deletion), and add their events, as part of `trx`.
@@ -88,6 +90,12 @@ export interface HistorySql {
   readonly now: { readonly sql: string; floor(row: Row): Floor };
   /** SQL of the row (`k`) of the event whose id is bound, none for an unknown id. */
   readonly positionOf: string;
+  /**
+   * SQL of one row (`position`, text) that changes with every committed event of one kind
+   * (`kind`; bindings: the kind, `kindBindings` times) or of any kind (`all`; no bindings),
+   * read by index without a pass over the rows: the position of a list (storage/list-positions.ts).
+   */
+  readonly listPosition: { readonly kind: string; readonly kindBindings: number; readonly all: string };
   /**
    * A condition on events aliased `alias`: after `position`, and final (no event can come before
    * it any more). `horizon`: where the statement runs on a standby, the horizon the primary gave

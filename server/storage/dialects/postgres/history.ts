@@ -104,6 +104,26 @@ BEGIN
 END
 $body$`;
 
+/**
+ * The position of a list (HistorySql.listPosition) where events do not commit in the order of
+ * their ids or positions: a transaction that commits later may hold a smaller position than one
+ * seen already, so the newest position alone would not move when it commits. Below the horizon
+ * of the statement's snapshot (XMIN) every event is final: the newest position there says them
+ * all. Above it, the events this snapshot sees are few (those of the transactions that ended
+ * since the oldest one still running began) and are counted and summed: a commit adds one to
+ * the count, or, once the horizon has passed it, moves the newest position below. Two snapshots
+ * one after the other with the same three numbers see the same events of the kind (the horizon
+ * never goes back; an event it passes raises the newest position). Both parts are index range
+ * reads (`resource_events_kind_order`, or `resource_events_order` for `all`).
+ */
+const listPosition = (kind: boolean): string => {
+  const where = kind ? 'e.kind = ? AND ' : '';
+  return `SELECT concat(COALESCE(b.k, 0), '.', COALESCE(b.event, 0), '.', a.n, '.', a.s) AS position
+FROM (SELECT ${XMIN} AS h) s
+LEFT JOIN LATERAL (SELECT e.k, e.event FROM ${EVENTS} e WHERE ${where}e.k < s.h ORDER BY e.k DESC, e.event DESC LIMIT 1) b ON TRUE
+CROSS JOIN LATERAL (SELECT count(*) AS n, COALESCE(sum(e.event), 0) AS s FROM ${EVENTS} e WHERE ${where}e.k >= s.h) a`;
+};
+
 const INSERT_IF = 'SELECT event, live FROM topocat_insert_if(?::jsonb, ?::jsonb)';
 
 const RECORD = insertEvents(
@@ -232,6 +252,15 @@ export const postgresHistory: HistorySql = {
     },
   },
 
+  listPositionMigration: {
+    async up(knex: Knex): Promise<void> {
+      await knex.raw(`CREATE INDEX resource_events_kind_order ON ${EVENTS} (kind, k, event)`);
+    },
+    async down(knex: Knex): Promise<void> {
+      await knex.raw('DROP INDEX resource_events_kind_order');
+    },
+  },
+
   async storeVersions(trx, versions) {
     return storeVersionsOn(await connectionOf(trx), versions);
   },
@@ -251,6 +280,7 @@ export const postgresHistory: HistorySql = {
     floor: (row) => snapshotFloor(String(row.snapshot)),
   },
   positionOf: `SELECT k FROM ${EVENTS} WHERE event = ?`,
+  listPosition: { kind: listPosition(true), kindBindings: 2, all: listPosition(false) },
 
   after(alias: string, position: Position, horizon?: number): SqlFragment {
     if (horizon !== undefined) return { sql: `(${alias}.k, ${alias}.event) > (?, ?) AND ${alias}.k < ?`, bindings: [...positionParts(position), horizon] };

@@ -16,8 +16,11 @@ import { Coalesced, COVERING_POSITION, formatLsn, parseLsn } from './wal-positio
  * (every write, and what runs at start or on a timer) goes to the primary.
  */
 
-/** What a read context holds: the client's consistency token, or that its reads stay on the primary. */
-type ReadContext = { readonly token: bigint | undefined; readonly fromToken: boolean } | typeof PRIMARY;
+/**
+ * What a read context holds: the position its reads must find replayed (the client's consistency
+ * token, raised by atLeast), or that its reads stay on the primary.
+ */
+type ReadContext = { token: bigint | undefined; readonly fromToken: boolean } | typeof PRIMARY;
 const PRIMARY = Symbol('primary');
 
 /** SQLSTATE 40001 on a standby: a read cancelled for a conflict with recovery (the primary vacuumed what it read). */
@@ -103,6 +106,13 @@ export class PostgresStandbys implements Standbys, ConnectionSource {
 
   async token(): Promise<string> {
     return formatLsn(await this.reads.primaryPosition());
+  }
+
+  atLeast(token: string): void {
+    const context = this.context.getStore();
+    const position = parseLsn(token);
+    if (context === undefined || context === PRIMARY || position === undefined) return;
+    if (context.token === undefined || context.token < position) context.token = position;
   }
 
   async belowHorizon<T>(read: (horizon: number) => Promise<T>): Promise<T> {

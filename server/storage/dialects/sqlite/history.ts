@@ -21,6 +21,8 @@ export const sqliteHistory: HistorySql = {
   migration: { up: async () => {}, down: async () => {} },
   // Its one writer is in the process: no Pools.insertIf.
   insertIfMigration: { up: async () => {}, down: async () => {} },
+  // The index of step 0005 (`kind`, `event`) finds a kind's newest event.
+  listPositionMigration: { up: async () => {}, down: async () => {} },
 
   async storeVersions(trx, versions) {
     const pacer = new Pacer();
@@ -60,6 +62,13 @@ export const sqliteHistory: HistorySql = {
     floor: (row) => upTo(positionOf(0, Number(row.last))),
   },
   positionOf: `SELECT k FROM ${EVENTS} WHERE event = ?`,
+  // Events are numbered as they commit, one writer at a time: the newest id of a kind (one step
+  // down the index on (kind, event)), or the counter, says every event committed before it.
+  listPosition: {
+    kind: `SELECT event AS position FROM ${EVENTS} WHERE kind = ? ORDER BY event DESC LIMIT 1`,
+    kindBindings: 1,
+    all: `SELECT last AS position FROM ${EVENT_COUNTER} WHERE id = 1`,
+  },
 
   after(alias: string, position: Position): SqlFragment {
     return { sql: `${alias}.event > ?`, bindings: [positionParts(position)[1]] };

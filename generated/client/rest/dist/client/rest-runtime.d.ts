@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 416c225ee71c41bcc7bd5d817ecd9819f8a8b34033b00c74640b74febf723eb8 output dbe8edc1d1c88df04b2568f083784ffaa2de9938f0be6a777c2d40d348ffdab9
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 84400acf9f2e076be3a0aca8a369159e2741cadd58ff0b47f9f1c13cb4ddf184 output 305fd9797d56a883055a94c93acd3d4d1ee44eaa5c816e6845fe0e8917dea477
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
@@ -37,6 +37,15 @@ export type Instant = number | Date;
 export type Conditional<T> = ({
     readonly notModified: false;
 } & Versioned<T>) | {
+    readonly notModified: true;
+    readonly etag: string;
+};
+/** The answer to a conditional list: the list and its (weak) ETag, or `notModified` while nothing it could show has changed. */
+export type ConditionalList<T> = {
+    readonly notModified: false;
+    readonly items: T[];
+    readonly etag: string;
+} | {
     readonly notModified: true;
     readonly etag: string;
 };
@@ -193,6 +202,15 @@ export declare class Collection<T extends {
     createMany(resources: readonly T[]): Promise<Versioned<T>[]>;
     /** The current representation of every live resource that matches the query. */
     list(query?: QueryInput<F>): Promise<T[]>;
+    /**
+     * `list`, conditional: `notModified` while `ifNoneMatch` is still the list's ETag, which any
+     * committed write that could change the list changes (rest-contract §5); the service then
+     * reads no row. For a dashboard that polls a large list:
+     *
+     *     let last = await client.nodes.listIfChanged(query);
+     *     const next = await client.nodes.listIfChanged(query, last.etag);
+     */
+    listIfChanged(query?: QueryInput<F>, ifNoneMatch?: string): Promise<ConditionalList<T>>;
     /**
      * On a lookup (rest-contract §13): the query run on every instance that may hold a match,
      * their lists merged (`sort`, `skip` and `limit` apply to the merged list; each element as its
