@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 416c225ee71c41bcc7bd5d817ecd9819f8a8b34033b00c74640b74febf723eb8 output dbe8edc1d1c88df04b2568f083784ffaa2de9938f0be6a777c2d40d348ffdab9
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 84c116c4a5b84d6d2582e8d6ba91f36c7b0c22ebad8887805dbc9e5729248e16 output 01ffd48fbf62e03cf0566ce96dc1e3086d32fd74f1782fac11fcba10482251fd
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
@@ -109,7 +109,7 @@ export interface StreamEvent {
     readonly data: string;
 }
 type Scalar = string | number | boolean;
-type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
+type Comparison = 'lt' | 'lte' | 'gt' | 'gte' | 'exists';
 interface Term {
     readonly field: string;
     readonly comparison?: Comparison;
@@ -124,6 +124,8 @@ export declare class Alternatives<F> {
     lte<K extends keyof F & string>(field: K, value: F[K]): this;
     gt<K extends keyof F & string>(field: K, value: F[K]): this;
     gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+    exists(field: (keyof F & string) | (string & {}), present?: boolean): this;
     private compare;
 }
 /**
@@ -141,13 +143,18 @@ export declare class Query<F> {
     lte<K extends keyof F & string>(field: K, value: F[K]): this;
     gt<K extends keyof F & string>(field: K, value: F[K]): this;
     gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+    exists(field: (keyof F & string) | (string & {}), present?: boolean): this;
     /** At least one of the terms built by `build` holds. */
     anyOf(build: (alternatives: Alternatives<F>) => Alternatives<F>): this;
     /** Return only these fields (dot notation reaches nested ones). */
     fields(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
+    /** Return every field except these (`fields=neg=…`, UNIS HEAD); instead of `fields`. */
+    fieldsExcept(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
+    /** At most this many; 0 is no limit (as MongoDB and UNIS read it). */
     limit(count: number): this;
     skip(count: number): this;
-    /** Order by fields; 1 ascending, -1 descending. The default order is by `ts`. */
+    /** Order by fields; 1 ascending, -1 descending. Without it, newest first (`ts`, then `id`, descending), also the tie-breaker. */
     sort(...keys: readonly (readonly [keyof F & string, 1 | -1])[]): this;
     /** True when the query has conditions (not just paging or projection). */
     get hasConditions(): boolean;
