@@ -120,13 +120,14 @@ describe('the sort keys read from an element\'s bytes are those of the parsed el
       given: { sort: 'sort=constructor.name:1', elements: ['{"constructor":{"name":"Z"},"id":"a"}', '{"id":"b"}', '{"constructor":{"name":"A"},"id":"c"}', '{"constructor":{},"id":"d"}'] },
       want: [1, 3, 2, 0],
     }],
-    ['no sort: ts, then id', {
+    // Newest first, as every list (rest-contract §5 and §13, revised 2026-11-29; was ts, then id, ascending).
+    ['no sort: ts, then id, descending (missing last)', {
       given: { sort: '', elements: ['{"ts":2,"id":"a"}', '{"id":"b","ts":1}', '{"ts":1,"id":"a"}', '{"id":"0"}'] },
-      want: [3, 2, 1, 0],
+      want: [0, 1, 2, 3],
     }],
-    ['ts and id break ties of the sort keys', {
+    ['ts and id, descending, break ties of the sort keys', {
       given: { sort: 'sort=name:-1', elements: ['{"name":"a","ts":5,"id":"x"}', '{"name":"a","ts":5,"id":"w"}', '{"name":"b","ts":9,"id":"z"}', '{"name":"a","ts":4,"id":"z"}'] },
-      want: [2, 3, 1, 0],
+      want: [2, 0, 1, 3],
     }],
   ];
   for (const [name, { given, want }] of cases) {
