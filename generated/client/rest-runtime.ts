@@ -244,7 +244,7 @@ async function* serverSentEvents(body: ReadableStream<Uint8Array>, onRetry: (ms:
 }
 
 type Scalar = string | number | boolean;
-type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
+type Comparison = 'lt' | 'lte' | 'gt' | 'gte' | 'exists';
 
 interface Term {
   readonly field: string;
@@ -261,7 +261,9 @@ interface Term {
 const PREFIXED = new RegExp(`^(?:(?:${Object.values(QUERY_OPERATORS).map((o) => o.prefix).join('|')})=|(?:${VALUE_TYPES.join('|')}):)`, 'i');
 
 /** One value in the query grammar: typed where the type is not a string, escaped where needed. */
-function encodeValue(value: Scalar): string {
+function encodeValue(value: Scalar, comparison?: Comparison): string {
+  // `exists=` takes a bare switch (rest-contract §5).
+  if (comparison === 'exists') return String(value);
   if (typeof value === 'boolean') return `boolean:${value}`;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`cannot query for ${value}`);
@@ -276,7 +278,7 @@ function encodeValue(value: Scalar): string {
 function encodeTerm(term: Term, withField: boolean): string {
   const head = withField ? `${encodeURIComponent(term.field)}=` : '';
   const comparison = term.comparison ? `${term.comparison}=` : '';
-  return head + comparison + term.values.map(encodeValue).join(',');
+  return head + comparison + term.values.map((value) => encodeValue(value, term.comparison)).join(',');
 }
 
 /** Builds alternatives for `Query.anyOf`: each call adds one term to an OR. */
@@ -298,6 +300,10 @@ export class Alternatives<F> {
   }
   gte<K extends keyof F & string>(field: K, value: F[K]): this {
     return this.compare(field, 'gte', value);
+  }
+  /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+  exists(field: (keyof F & string) | (string & {}), present = true): this {
+    return this.compare(field, 'exists', present);
   }
   private compare(field: string, comparison: Comparison, value: unknown): this {
     this.terms.push({ field, comparison, values: [value as Scalar] });
@@ -336,6 +342,11 @@ export class Query<F> {
     this.groups.push(new Alternatives<F>().gte(field, value).terms);
     return this;
   }
+  /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+  exists(field: (keyof F & string) | (string & {}), present = true): this {
+    this.groups.push(new Alternatives<F>().exists(field, present).terms);
+    return this;
+  }
   /** At least one of the terms built by `build` holds. */
   anyOf(build: (alternatives: Alternatives<F>) => Alternatives<F>): this {
     const { terms } = build(new Alternatives<F>());
@@ -348,6 +359,12 @@ export class Query<F> {
     this.options.set('fields', paths.map((p) => encodeURIComponent(p)).join(','));
     return this;
   }
+  /** Return every field except these (`fields=neg=…`, UNIS HEAD); instead of `fields`. */
+  fieldsExcept(...paths: readonly ((keyof F & string) | (string & {}))[]): this {
+    this.options.set('fields', `neg=${paths.map((p) => encodeURIComponent(p)).join(',')}`);
+    return this;
+  }
+  /** At most this many; 0 is no limit (as MongoDB and UNIS read it). */
   limit(count: number): this {
     this.options.set('limit', String(nonNegative(count)));
     return this;
@@ -356,7 +373,7 @@ export class Query<F> {
     this.options.set('skip', String(nonNegative(count)));
     return this;
   }
-  /** Order by fields; 1 ascending, -1 descending. The default order is by `ts`. */
+  /** Order by fields; 1 ascending, -1 descending. Without it, newest first (`ts`, then `id`, descending), also the tie-breaker. */
   sort(...keys: readonly (readonly [keyof F & string, 1 | -1])[]): this {
     this.options.set('sort', keys.map(([field, direction]) => `${encodeURIComponent(field)}:${direction}`).join(','));
     return this;

@@ -117,6 +117,7 @@ export const QUERY_OPERATORS = {
   numeq: { prefix: "eq", takes: "value", orders: false }, // numeric equality (UNIS; the value read as a number)
   null: { prefix: "null", takes: "nothing", orders: false }, // null or absent (UNIS)
   recfind: { prefix: "recfind", takes: "value", orders: false }, // on /exnodes: the directory's subtree (UNIS)
+  exists: { prefix: "exists", takes: "switch", orders: false }, // present (true) or absent (false), null counting as present (UNIS HEAD's $exists)
 } as const;
 
 export type QueryOperator = keyof typeof QUERY_OPERATORS;
@@ -140,6 +141,7 @@ export const RESERVED_PARAMETERS = [
   "since", // the changes after an instant
   "until", // the changes up to an instant
   "federate", // a lookup's federated query (docs/federation.md)
+  "cert", // reserved by UNIS HEAD, which ignores it; so does this service
 ] as const;
 
 export type ReservedParameter = (typeof RESERVED_PARAMETERS)[number];

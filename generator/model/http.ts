@@ -98,8 +98,11 @@ export interface QueryOperator {
   readonly operator: string;
   /** How it is written, before its `=`: `eq` for `a=eq=5`. */
   readonly prefix: string;
-  /** What follows the prefix: one value, a text taken whole (commas and all: a pattern), or nothing. */
-  readonly takes: 'value' | 'text' | 'nothing';
+  /**
+   * What follows the prefix: one value, a text taken whole (commas and all: a pattern), nothing,
+   * or a switch (`true`/`false`, any letter case, or 1/0; anything else is a 400).
+   */
+  readonly takes: 'value' | 'text' | 'nothing' | 'switch';
   /** It orders: an untyped value that reads as a number compares as a number, whatever the field. */
   readonly orders: boolean;
   readonly meaning: string;
@@ -122,6 +125,14 @@ export const QUERY_OPERATORS: readonly QueryOperator[] = [
   { operator: 'numeq', prefix: 'eq', takes: 'value', orders: false, meaning: 'numeric equality (UNIS; the value read as a number)', described: '`a=eq=5` (numeric equality)' },
   { operator: 'null', prefix: 'null', takes: 'nothing', orders: false, meaning: 'null or absent (UNIS)', described: '`a=null=` (null or absent)' },
   { operator: 'recfind', prefix: 'recfind', takes: 'value', orders: false, meaning: "on /exnodes: the directory's subtree (UNIS)", described: 'on `/exnodes` `parent=recfind=<directory id>` (its whole subtree)' },
+  {
+    operator: 'exists',
+    prefix: 'exists',
+    takes: 'switch',
+    orders: false,
+    meaning: "present (true) or absent (false), null counting as present (UNIS HEAD's $exists)",
+    described: "`a=exists=true` / `a=exists=false` (present / absent; a null value is present, as MongoDB's `$exists`)",
+  },
 ];
 
 /** A typed value, `<type>:<value>` (the prefix in any letter case). */
@@ -157,6 +168,7 @@ export const RESERVED_PARAMETERS: readonly ReservedParameter[] = [
   { name: 'since', meaning: 'the changes after an instant' },
   { name: 'until', meaning: 'the changes up to an instant' },
   { name: 'federate', meaning: "a lookup's federated query (docs/federation.md)" },
+  { name: 'cert', meaning: 'reserved by UNIS HEAD, which ignores it; so does this service' },
 ];
 
 /** The query language's grammar (rest-contract §5), as the contract table has it. */

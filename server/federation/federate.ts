@@ -13,7 +13,10 @@ export interface FederateOptions {
   readonly maxParameters: number;
 }
 
-/** The parameters passed on to each instance: all but `federate`, and `skip`/`limit`, which apply to the merged list. */
+/**
+ * The parameters passed on to each instance: all but `federate`, and `skip`/`limit`, which apply
+ * to the merged list (`limit` undefined: none, also for `limit=0`, which the parser reads as none).
+ */
 export function passedOn(querystring: string, limit: number | undefined, skip: number | undefined): string {
   const kept = querystring.split('&').filter((pair) => pair !== '' && !/^(federate|limit|skip)(=|$)/i.test(pair));
   // Each instance needs at most skip + limit of its own (sorted) list for the merged page.
@@ -38,7 +41,7 @@ function instanceHeaders(ctx: Context): Record<string, string> {
  * `federate=true` on a lookup (rest-contract §13, docs/federation.md): the query run on each
  * instance the redirect names, concurrently, each asked for at most `skip + limit` of its own
  * sorted list and read as a stream; the lists merged k-way in their common order (the sort
- * keys, then `ts` and `id`), `skip` and `limit` applied to the merged list, and written out as
+ * keys, then `ts` and `id` descending: newest first), `skip` and `limit` applied to the merged list, and written out as
  * it goes, every element's bytes as its instance sent them (read and compared without being
  * decoded: array-bytes.ts, sort-key-bytes.ts). Memory holds one chunk per instance.
  *
@@ -62,8 +65,6 @@ export function federate(options: FederateOptions) {
       if (outcome.status === 'rejected') failed.push(outcome.reason as InstanceFailure);
     });
     const answering = lists.filter((_, i) => outcomes[i]!.status === 'fulfilled');
-    // `limit=0` asks nothing of the lists (a generator never started runs no `finally`).
-    if (query.limit === 0) for (const list of answering) list.cancel();
     ctx.status = 200;
     ctx.set('Content-Type', `${type}; charset=utf-8`);
     if (failed.length > 0) ctx.set('Federation-Partial', failed.map((f) => `${f.instance}; reason="${f.reason}"`).join(', '));

@@ -57,11 +57,12 @@ export function orderKey(item: unknown, sort: readonly SortKey[]): OrderKey {
 
 /**
  * The order of a list as every instance answers it: the sort keys, each ascending with missing
- * values first or descending with them last, then `ts` and `id` ascending (the default order).
- * The k-way merge of the instances' lists relies on it being theirs exactly.
+ * values first or descending with them last, then `ts` and `id` descending (the default order:
+ * newest first, rest-contract §5 and §13, revised 2026-11-29). The k-way merge of the instances'
+ * lists relies on it being theirs exactly.
  */
 export function keyOrder(sort: readonly SortKey[]): (a: OrderKey, b: OrderKey) => number {
-  const descending = sort.map((k) => k.descending);
+  const descending = [...sort.map((k) => k.descending), true, true];
   return (a, b) => {
     for (let i = 0; i < a.length; i++) {
       const order = compareValues(a[i], b[i]);

@@ -8,8 +8,8 @@ const EVERYWHERE = new Set(['id', 'ts']);
 function mayHold(term: Term, fields: ReadonlyMap<string, ReadonlySet<string> | '*'>): boolean {
   const field = term.field.join('.');
   if (EVERYWHERE.has(field)) return true;
-  // `null=`: absent, which a manifest cannot rule out; `not=`: anything but one value.
-  if (term.operator === 'null' || term.operator === 'not') return true;
+  // `null=` and `exists=false`: absent, which a manifest cannot rule out; `not=`: anything but one value.
+  if (term.operator === 'null' || term.operator === 'not' || (term.operator === 'exists' && term.values[0]?.value === false)) return true;
   const set = fields.get(field);
   if (set === undefined) return [...fields.keys()].some((known) => known.startsWith(`${field}.`));
   if (set === '*') return true;

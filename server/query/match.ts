@@ -80,6 +80,8 @@ function satisfies(candidate: Candidate, test: Test): boolean {
       return test.of === undefined || !satisfies(candidate, test.of);
     case 'NULL':
       return test.target.kind !== 'column' && (at(candidate.document, test.target.segments) ?? null) === null;
+    case 'EXISTS':
+      return present(candidate.document, test.target) === test.present;
     case 'RECFIND':
       // Typing refuses it where changes are matched (it reads other resources).
       throw new Error('recfind= is not evaluated in memory');
@@ -97,6 +99,18 @@ function satisfies(candidate: Candidate, test: Test): boolean {
       throw new Error(`no match for the test ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** A value (JSON null included) is at the target, through the lists on the way (tree.ts Presence). */
+function present(document: unknown, target: Target): boolean {
+  if (target.kind === 'column') return true;
+  const walk = (value: unknown, from: number, arrays: readonly number[]): boolean => {
+    const [first, ...later] = arrays;
+    if (first === undefined) return at(value, target.segments, from) !== undefined;
+    const list = at(value, target.segments, from, first + 1);
+    return Array.isArray(list) && list.some((element) => walk(element, first + 1, later));
+  };
+  return walk(document, 0, target.kind === 'field' ? target.arrays : []);
 }
 
 function reaches(candidate: Candidate, predicate: Predicate | Pattern): boolean {

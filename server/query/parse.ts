@@ -11,7 +11,7 @@
 
 import { QUERY_OPERATORS, RESERVED_PARAMETERS, VALUE_TYPES, type QueryOperator, type ReservedParameter } from '../../generated/rest/contract.js';
 import { QueryError } from './errors.js';
-import type { Condition, ParsedQuery, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
+import type { Condition, ParsedQuery, Projection, QueryScope, QueryValue, SortKey, Term, ValueType } from './syntax.js';
 
 /** Segments of a field path; the same set the SQL compiler may write as literals. */
 const SEGMENT = /^[A-Za-z0-9_$@:-]+$/;
@@ -35,6 +35,8 @@ const TYPED = new RegExp(`^(${VALUE_TYPES.join('|')}):`, 'i');
 const RESERVED: ReadonlySet<string> = new Set(RESERVED_PARAMETERS);
 const TRUE = /^(true|1)$/i;
 const FALSE = /^(false|0)$/i;
+/** `fields=neg=a,b`: every field except those (UNIS HEAD; rest-contract §5, revised 2026-11-29). */
+const EXCEPT = 'neg=';
 
 function decode(raw: string, parameter: string): string {
   let text: string;
@@ -105,6 +107,11 @@ function parseTerm(field: string[], text: string, parameter: string): Term {
     case 'value':
       if (rest.includes(',')) throw new QueryError(parameter, `"${parameter}": a ${prefix} comparison takes one value`);
       return { field, operator, values: [parseValue(rest, parameter)], parameter };
+    // `exists=true`: as UNIS's booleans, any letter case, or 1 and 0.
+    case 'switch':
+      if (TRUE.test(rest)) return { field, operator, values: [{ value: true, type: 'boolean' }], parameter };
+      if (FALSE.test(rest)) return { field, operator, values: [{ value: false, type: 'boolean' }], parameter };
+      throw new QueryError(parameter, `"${parameter}": ${prefix}= takes true or false, not "${rest}"`);
     default: {
       const unknown: never = takes;
       throw new Error(`an operator that takes ${String(unknown)}`);
@@ -129,6 +136,13 @@ function parseCount(text: string, parameter: string): number {
     throw new QueryError(parameter, `"${parameter}" must be a non-negative integer`);
   }
   return Number(text);
+}
+
+/** `fields=a,b`, or `fields=neg=a,b` for every field except those. */
+function parseFields(text: string): Projection {
+  const except = text.startsWith(EXCEPT);
+  const list = except ? text.slice(EXCEPT.length) : text;
+  return { paths: list.split(',').map((f) => parseField(f, 'fields')), except };
 }
 
 function parseSort(text: string): SortKey[] {
@@ -178,7 +192,7 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
   }
   const conditions: Condition[] = [];
   const sort: SortKey[] = [];
-  let fields: string[][] | undefined;
+  let fields: Projection | undefined;
   let limit: number | undefined;
   let skip: number | undefined;
   let unique = false;
@@ -204,10 +218,11 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
     const reserved = key as ReservedParameter;
     switch (reserved) {
       case 'fields':
-        fields = value.split(',').map((f) => parseField(f, 'fields'));
+        fields = parseFields(value);
         break;
+      // `limit=0` is no limit, as MongoDB and UNIS read it (rest-contract §5, revised 2026-11-29).
       case 'limit':
-        limit = parseCount(value, 'limit');
+        limit = parseCount(value, 'limit') || undefined;
         break;
       case 'skip':
         skip = parseCount(value, 'skip');
@@ -221,9 +236,11 @@ export function parseQuery(queryString: string, maxParameters: number, scope: Qu
       case 'expand':
         expand = true;
         break;
-      // The authentication's; a lookup's (federation/lookup.ts), elsewhere it asks nothing.
+      // The authentication's; a lookup's (federation/lookup.ts), elsewhere it asks nothing;
+      // `cert`, which UNIS HEAD reserves and ignores (rest-contract §5, revised 2026-11-29).
       case 'access_token':
       case 'federate':
+      case 'cert':
         break;
       case 'at':
         at = parseInstant(value, key);

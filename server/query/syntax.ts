@@ -11,7 +11,7 @@ export type { ValueType };
  * table's grammar (generator/model/http.ts, rest-contract §5): `lt`, `lte`, `gt`, `gte`, and
  * UNIS's `numeq` (its `eq=`, numeric equality), `not` case-insensitive inequality, `reg` a
  * regular expression (case-insensitive), `null` null or absent, `recfind` a folder's subtree of
- * exnodes.
+ * exnodes, `exists` present or absent (its one value a boolean).
  */
 export type Operator = 'eq' | QueryOperator;
 
@@ -40,9 +40,19 @@ export interface SortKey {
   readonly descending: boolean;
 }
 
+/**
+ * `fields=a,b`: only those fields; `fields=neg=a,b` (`except`): every field but those (UNIS
+ * HEAD, rest-contract §5 revised 2026-11-29). Dot notation reaches nested fields.
+ */
+export interface Projection {
+  readonly paths: readonly (readonly string[])[];
+  readonly except: boolean;
+}
+
 export interface ParsedQuery {
   readonly conditions: readonly Condition[];
-  readonly fields?: readonly (readonly string[])[];
+  readonly fields?: Projection;
+  /** At most this many; absent: no limit (also for `limit=0`, as MongoDB and UNIS read it). */
   readonly limit?: number;
   readonly skip?: number;
   readonly sort: readonly SortKey[];

@@ -54,6 +54,20 @@ export interface Absent {
   readonly comparison: 'NULL';
 }
 
+/**
+ * `a=exists=true` / `exists=false` (UNIS HEAD's `$exists`, rest-contract §5 revised 2026-11-29):
+ * a value is at the field, JSON null included (as MongoDB's `$exists`), or none is. The lists the
+ * schema declares before the last segment are searched, as MongoDB searches them (`a.b` is
+ * present when an element of the list `a` has `b`); the field itself is present when it holds a
+ * list, even an empty one. `id` and `ts` are always present.
+ */
+export interface Presence {
+  readonly target: Target;
+  readonly comparison: 'EXISTS';
+  /** `exists=true`; false: the field must be absent. */
+  readonly present: boolean;
+}
+
 /** `a=not=v`: no value the field reaches is equal to `v` (strings without regard to case). */
 export interface Negation {
   readonly target: Target;
@@ -74,7 +88,7 @@ export interface Descent {
 }
 
 /** Anything a condition may test. */
-export type Test = Predicate | Pattern | Absent | Negation | Descent;
+export type Test = Predicate | Pattern | Absent | Presence | Negation | Descent;
 
 /** Tests ORed together; none at all never holds. The conditions of a query are ANDed. */
 export interface Condition {

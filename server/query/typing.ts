@@ -97,6 +97,13 @@ function test(term: Term, fields: FieldTable, options: TypingOptions): Test | un
     }
     case 'null':
       return target.kind === 'column' ? undefined : { target, comparison: 'NULL' };
+    case 'exists':
+      // The parser made the switch a boolean. Only the lists on the way are searched (tree.ts Presence).
+      return {
+        target: target.kind === 'field' ? { ...target, arrays: target.arrays.filter((position) => position < target.segments.length - 1) } : target,
+        comparison: 'EXISTS',
+        present: term.values[0]!.value === true,
+      };
     case 'not': {
       const of = predicate({ ...term, operator: 'eq' }, fields, options);
       return { target, comparison: 'NOT', ...(of ? { of: of.type === 'string' ? { ...of, fold: true } : of } : {}) };

@@ -68,7 +68,7 @@ export class Responder {
     const { fields } = presentation.query ?? {};
     // A projection is another representation of the same version; an expanded one, or a file
     // with its extents, also depends on other resources, so its tag covers its bytes.
-    const variant = presentation.expander || presentation.extents ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? fields.map((f) => f.join('.')).join(',') : undefined;
+    const variant = presentation.expander || presentation.extents ? createHash('sha256').update(body).digest('base64url').slice(0, 16) : fields ? `${fields.except ? 'neg=' : ''}${fields.paths.map((f) => f.join('.')).join(',')}` : undefined;
     const etag = etagFor(representation.ts, variant);
     const headers = oneHeaders(etag, representation.ts, this.representations.contentType(presentation.kind, presentation.type));
     // ETag and Last-Modified go with a 304 too; Koa drops its Content-Type (an empty status has no body).

@@ -11,6 +11,9 @@ interface Compiled {
   readonly bindings: readonly unknown[];
 }
 
+/** The order of (`ts`, `id`) after the sort keys: of lists and versions, or of the changes between two instants. */
+export type DefaultOrder = 'newest first' | 'oldest first';
+
 /** What the query compiler uses of the Dialect. */
 export type QueryDialect = DialectUses<{ sql: 'json' | 'columns'; driver: 'limits' }>;
 
@@ -89,8 +92,18 @@ export class QueryCompiler {
     return builder;
   }
 
-  /** Order by the sort keys, then by the default order. */
-  orderBy(builder: Knex.QueryBuilder, sort: readonly SortKey[], newestFirst: boolean): Knex.QueryBuilder {
+  /**
+   * Order by the sort keys, then by `order` on (`ts`, `id`): the whole order without `sort`, the
+   * tie-breaker with it. Lists and versions are newest first (rest-contract §5, revised
+   * 2026-11-29: UNIS HEAD lists so, `limit=1` is the newest resource), ties by `id` descending
+   * too, so the one `(kind, ts)` index read backward serves it exactly as it served oldest first
+   * read forward: SQLite walks it backward and sorts only the rows of one `ts` by `id` ("USE TEMP
+   * B-TREE FOR RIGHT PART OF ORDER BY"), PostgreSQL an "Index Scan Backward" under an
+   * "Incremental Sort" presorted by `ts`; an `x-index` index, which ends in (`ts`, `id`), is read
+   * backward with nothing sorted (test/storage/sqlite-plans.test.ts, test/postgres/indexes.test.ts).
+   * Only the changes between two instants are oldest first (storage/resources/lists.ts).
+   */
+  orderBy(builder: Knex.QueryBuilder, sort: readonly SortKey[], order: DefaultOrder): Knex.QueryBuilder {
     for (const key of sort) {
       const path = key.field.join('.');
       const direction = key.descending ? 'DESC' : 'ASC';
@@ -99,7 +112,7 @@ export class QueryCompiler {
       const expressions = path === 'id' || path === 'ts' ? [path] : this.dialect.sql.json.sortKeys('doc', key.field);
       for (const expression of expressions) builder.orderByRaw(`${expression} ${direction} ${nulls}`);
     }
-    const direction = newestFirst ? 'desc' : 'asc';
+    const direction = order === 'newest first' ? 'desc' : 'asc';
     return builder.orderBy([{ column: 'ts', order: direction }, { column: 'id', order: direction }]);
   }
 
@@ -113,6 +126,13 @@ export class QueryCompiler {
       }
       case 'NULL':
         return { sql: test.target.kind === 'column' ? '1 = 0' : this.dialect.sql.json.absent(DOC, test.target.segments), bindings: [] };
+      case 'EXISTS': {
+        const { target } = test;
+        // `id` and `ts` are always there.
+        if (target.kind === 'column') return { sql: test.present ? '1 = 1' : '1 = 0', bindings: [] };
+        const present = this.path(DOC, target.segments, target.kind === 'field' ? target.arrays : [], (source, segments) => this.dialect.sql.json.present(source, segments), nextAlias);
+        return { sql: test.present ? present : `NOT ${present}`, bindings: [] };
+      }
       case 'RECFIND':
         return this.descent(test);
       case 'MATCHES':

@@ -76,6 +76,12 @@ describe('generated REST client', function () {
     assert.deepEqual(either.map((p) => p.name).sort(), ['q&=3%', 'q-1']);
     const listed = await client.ports.list((q) => q.eq('name', ['q-1', 'q&=3%']).fields('name').limit(5));
     assert.deepEqual(listed.map((p) => Object.keys(p)), [['name'], ['name']]);
+    // Newest first without sort (rest-contract §5, revised 2026-11-29); limit(0) is no limit.
+    const newest = await client.ports.list((q) => q.eq('location.institution', 'MIT').limit(0));
+    assert.deepEqual(newest.map((p) => p.name), ['q&=3%', 'q-2', 'q-1']);
+    const present = await client.ports.list((q) => q.eq('location.institution', 'MIT').exists('capacity').fieldsExcept('location', 'selfRef', '$schema', 'id', 'ts').limit(1));
+    assert.deepEqual(present, [{ name: 'q&=3%', capacity: 5000 }]);
+    assert.deepEqual(await client.ports.list((q) => q.eq('location.institution', 'MIT').exists('capacity', false)), []);
     const tricky = await client.ports.list((q) => q.eq('name', 'q&=3%'));
     assert.equal(tricky.length, 1, '& = and % inside values are escaped');
     // As in UNIS, , and | always separate: such a value cannot be asked for, and the SDK says so.
@@ -105,6 +111,11 @@ describe('generated REST client', function () {
       ['OR', { given: new Query<NodeFields>().anyOf((a) => a.eq('name', 'a').lt('ts', 2)), want: 'name=a|ts=lt=integer:2' }],
       ['prefix-looking strings', { given: new Query<NodeFields>().eq('name', 'lt=x'), want: 'name=string%3Alt%3Dx' }],
       ['paging', { given: new Query<NodeFields>().limit(2).skip(4).sort(['name', 1]), want: 'limit=2&skip=4&sort=name:1' }],
+      // Revised 2026-11-29 (rest-contract §5).
+      ['exists', { given: new Query<NodeFields>().exists('location.institution').exists('urn', false), want: 'location.institution=exists=true&urn=exists=false' }],
+      ['exists in an OR', { given: new Query<NodeFields>().anyOf((a) => a.eq('name', 'a').exists('urn', false)), want: 'name=a|urn=exists=false' }],
+      ['every field except', { given: new Query<NodeFields>().fieldsExcept('ports', 'location.city'), want: 'fields=neg=ports,location.city' }],
+      ['limit(0): no limit', { given: new Query<NodeFields>().limit(0), want: 'limit=0' }],
     ];
     for (const [name, { given, want }] of cases) assert.equal(given.toString(), want, name);
     // Every start the contract table's grammar gives a value is escaped, in every place a value goes.

@@ -75,7 +75,8 @@ describe('federate=true streamed: a big merge in the instances\' own order (rest
     ['skip and limit over the merged list', 'sort=properties.group:1,name:1&skip=700&limit=1100'],
     ['skip alone', 'sort=name:-1&skip=2950'],
     ['a limit past the end', 'sort=name:1&limit=5000'],
-    ['limit=0', 'sort=name:1&limit=0'],
+    ['limit=0: no limit', 'sort=name:1&limit=0'],
+    ['limit=0 and skip', 'sort=name:1&limit=0&skip=2990'],
     ['a condition', 'sort=properties.group:1,name:1&properties.group=b,10,é'],
   ];
   for (const [name, given] of cases) {
@@ -87,13 +88,14 @@ describe('federate=true streamed: a big merge in the instances\' own order (rest
     });
   }
 
-  it('no sort: the default order, ts then id, over the merged list', async () => {
+  // Revised 2026-11-29 (rest-contract §13): newest first, like every list (was ts then id ascending).
+  it('no sort: the default order, newest first (ts then id, descending), over the merged list', async () => {
     const merged = await ask(`${lookup.url}/nodes?federate=true`);
     assert.equal(merged.partial, null);
     assert.equal(merged.body.length, 2 * perInstance);
     for (let i = 1; i < merged.body.length; i++) {
       const [p, n] = [merged.body[i - 1]!, merged.body[i]!];
-      assert.ok(p.ts < n.ts || (p.ts === n.ts && p.id <= n.id), `${p.name} (${p.ts}) before ${n.name} (${n.ts})`);
+      assert.ok(p.ts > n.ts || (p.ts === n.ts && p.id >= n.id), `${p.name} (${p.ts}) before ${n.name} (${n.ts})`);
     }
     assert.ok(merged.body.some((n) => n.selfRef.startsWith(a.url)) && merged.body.some((n) => n.selfRef.startsWith(b.url)));
   });

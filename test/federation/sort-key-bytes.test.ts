@@ -54,7 +54,8 @@ function ordered(keys: readonly OrderKey[], sort: readonly SortKey[]): number[] 
  * Issue 37: the merge reads each element's sort keys from its bytes (sort-key-bytes.ts) instead
  * of parsing it. For each case, the key read from the bytes is the one `orderKey(JSON.parse(…))`
  * makes (order.ts, the reference), so the order is the same; `want` is that order (the indices
- * of `elements`), written out to show the semantics the instances' databases share.
+ * of `elements`), written out to show the semantics the instances' databases share. Ties of the
+ * sort keys go newest first, `ts` then `id` descending (rest-contract §5, revised 2026-11-29).
  */
 describe('the sort keys read from an element\'s bytes are those of the parsed element (issue 37)', function () {
   const cases: [string, { given: { sort: string; elements: string[] }; want: number[] }][] = [
@@ -68,19 +69,19 @@ describe('the sort keys read from an element\'s bytes are those of the parsed el
     }],
     ['numbers: fractions, exponents, negative zero, past 2^53', {
       given: { sort: 'sort=v:1', elements: ['{"v":1e2,"id":"a"}', '{"v":99.5,"id":"b"}', '{"v":-1.5E-3,"id":"c"}', '{"v":0,"id":"d"}', '{"v":-0,"id":"e"}', '{"v":1E+2,"id":"f"}', '{"v":12345678901234567890,"id":"g"}', '{"v":-7,"id":"h"}'] },
-      want: [7, 2, 3, 4, 1, 0, 5, 6],
+      want: [7, 2, 4, 3, 1, 5, 0, 6],
     }],
     ['missing and null first, numbers and booleans (as 0 and 1), then text', {
       given: { sort: 'sort=v:1', elements: ['{"v":"2","id":"a"}', '{"v":2,"id":"b"}', '{"v":true,"id":"c"}', '{"v":false,"id":"d"}', '{"v":null,"id":"e"}', '{"id":"f"}', '{"v":0.5,"id":"g"}'] },
-      want: [4, 5, 3, 6, 2, 1, 0],
+      want: [5, 4, 3, 6, 2, 1, 0],
     }],
     ['descending: missing and null last', {
       given: { sort: 'sort=v:-1', elements: ['{"v":null,"id":"a"}', '{"v":"x","id":"b"}', '{"id":"c"}', '{"v":3,"id":"d"}'] },
-      want: [1, 3, 0, 2],
+      want: [1, 3, 2, 0],
     }],
     ['objects and arrays as a value: compared as their JSON text', {
       given: { sort: 'sort=v:1', elements: ['{"v":{"b" : 1, "a":[1, 2.50]},"id":"a"}', '{"v":[1,"\\u0041"],"id":"b"}', '{"v":{},"id":"c"}', '{"v":"[1,\\"A\\"]","id":"d"}'] },
-      want: [1, 3, 0, 2],
+      want: [3, 1, 0, 2],
     }],
     ['a nested path; nested objects and arrays elsewhere skipped', {
       given: {
@@ -102,7 +103,7 @@ describe('the sort keys read from an element\'s bytes are those of the parsed el
     }],
     ['a path through a non-object (text, null, a number) is missing', {
       given: { sort: 'sort=properties.group:1', elements: ['{"properties":{"group":"a"},"id":"a"}', '{"properties":"group","id":"b"}', '{"properties":null,"id":"c"}', '{"properties":5,"id":"d"}'] },
-      want: [1, 2, 3, 0],
+      want: [3, 2, 1, 0],
     }],
     ['a path through an array: as JavaScript reads it (an index, `length`)', {
       given: { sort: 'sort=ports.1.href:1,ports.length:1', elements: ['{"ports":[{"href":"x"},{"href":"b"}]}', '{"ports":[{"href":"a"},{"href":"a"},{}]}', '{"ports":[]}'] },
@@ -118,15 +119,16 @@ describe('the sort keys read from an element\'s bytes are those of the parsed el
     }],
     ['a key named like an Object.prototype member: as JavaScript reads it (`constructor` a function, its `name` then missing)', {
       given: { sort: 'sort=constructor.name:1', elements: ['{"constructor":{"name":"Z"},"id":"a"}', '{"id":"b"}', '{"constructor":{"name":"A"},"id":"c"}', '{"constructor":{},"id":"d"}'] },
-      want: [1, 3, 2, 0],
+      want: [3, 1, 2, 0],
     }],
-    ['no sort: ts, then id', {
+    // Newest first, as every list (rest-contract §5 and §13, revised 2026-11-29; was ts, then id, ascending).
+    ['no sort: ts, then id, descending (missing last)', {
       given: { sort: '', elements: ['{"ts":2,"id":"a"}', '{"id":"b","ts":1}', '{"ts":1,"id":"a"}', '{"id":"0"}'] },
-      want: [3, 2, 1, 0],
+      want: [0, 1, 2, 3],
     }],
-    ['ts and id break ties of the sort keys', {
+    ['ts and id, descending, break ties of the sort keys', {
       given: { sort: 'sort=name:-1', elements: ['{"name":"a","ts":5,"id":"x"}', '{"name":"a","ts":5,"id":"w"}', '{"name":"b","ts":9,"id":"z"}', '{"name":"a","ts":4,"id":"z"}'] },
-      want: [2, 3, 1, 0],
+      want: [2, 0, 1, 3],
     }],
   ];
   for (const [name, { given, want }] of cases) {

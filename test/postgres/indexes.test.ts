@@ -19,6 +19,14 @@ function indexesOf(plan: unknown): string[] {
   return [...own, ...Object.values(node).flatMap(indexesOf)];
 }
 
+/** Every node of a plan (EXPLAIN FORMAT JSON). */
+function nodesOf(plan: unknown): Record<string, unknown>[] {
+  if (Array.isArray(plan)) return plan.flatMap(nodesOf);
+  if (plan === null || typeof plan !== 'object') return [];
+  const node = plan as Record<string, unknown>;
+  return [...('Node Type' in node ? [node] : []), ...Object.values(node).flatMap(nodesOf)];
+}
+
 /**
  * The `x-index` expression indexes are used by the conditions the query compiler writes: the
  * index expression and the compared expression must be the same, collation included, or the
@@ -50,16 +58,18 @@ describe('PostgreSQL: x-index fields are queried through their expression indexe
   });
 
   /** The plan of the list query the server runs for `query` (ResourceStore.list's statement). */
-  const plannedIndexes = async (query: string): Promise<string[]> => {
+  const plannedIndexes = async (query: string): Promise<string[]> => indexesOf(await planOf(query));
+  const planOf = async (query: string): Promise<unknown> => {
     const d = dialect();
     const parsed = parseQuery(query, 256);
     const compiler = new QueryCompiler(d);
     const builder = knex('resource_current').select('id', 'ts', d.sql.columns.documentText(knex, 'doc')).where({ kind: 'nodes' });
     compiler.where(builder, typeConditions(parsed.conditions, nodeKind.fields));
-    compiler.orderBy(builder, parsed.sort, false);
+    compiler.orderBy(builder, parsed.sort, 'newest first');
+    if (parsed.limit !== undefined) builder.limit(parsed.limit);
     const { sql, bindings } = builder.toSQL();
     const explained = await knex.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings as Knex.RawBinding[]);
-    return indexesOf(explained.rows[0]['QUERY PLAN']);
+    return explained.rows[0]['QUERY PLAN'];
   };
 
   const cases: [string, string, RegExp][] = [
@@ -69,6 +79,29 @@ describe('PostgreSQL: x-index fields are queried through their expression indexe
     ['equality on a nested field', 'location.institution=Rare%20University', /^xidx_resource_current_location_institution_/],
     ['equality on another indexed field', 'urn=urn%3Aogf%3Anetwork%3Adomain%3Dexample.net%3Anode%3Dn5', /^xidx_resource_current_urn_/],
   ];
+  /**
+   * Lists are newest first (rest-contract §5, revised 2026-11-29): the `(kind, ts)` index read
+   * backward, only the rows of one `ts` sorted by `id` (Incremental Sort), never the whole list.
+   */
+  const newestFirst: [string, string][] = [
+    ['the newest', 'limit=1'],
+    ['a page', 'limit=100&skip=5'],
+  ];
+  for (const [title, query] of newestFirst) {
+    it(`no condition, ${title}: ?${query} reads the (kind, ts) index backward`, async () => {
+      const plan = await planOf(query);
+      const nodes = nodesOf(plan);
+      const scan = nodes.find((node) => node['Index Name'] === 'resource_current_kind_ts');
+      assert.equal(scan?.['Scan Direction'], 'Backward', JSON.stringify(plan));
+      assert.ok(!nodes.some((node) => node['Node Type'] === 'Sort'), JSON.stringify(plan));
+      const answer = await get(`${server.url}/nodes?${query}&fields=name`);
+      assert.equal(answer.status, 200, answer.text);
+      // Posted in one array, in order: the newest is the last.
+      const skip = Number(/skip=(\d+)/.exec(query)?.[1] ?? 0);
+      assert.equal(answer.body[0].name, `node-${String(3999 - skip).padStart(5, '0')}`);
+    });
+  }
+
   for (const [title, query, index] of cases) {
     it(`${title}: ?${query}`, async () => {
       const used = await plannedIndexes(query);

@@ -59,7 +59,7 @@ function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
   // UNIS's operators too (rest-contract §5): numeq is `eq=`; recfind= reads other resources
   // and has its own tests (test/rest/unis-operators.test.ts).
   // One entry per operator of the contract table (generator/model/http.ts): the compiler asks for a new one's.
-  const drawn: Record<Term['operator'], boolean> = { eq: true, lt: true, lte: true, gt: true, gte: true, not: true, numeq: true, null: true, reg: true, recfind: false };
+  const drawn: Record<Term['operator'], boolean> = { eq: true, lt: true, lte: true, gt: true, gte: true, not: true, numeq: true, null: true, reg: true, recfind: false, exists: true };
   const operators = fc.constantFrom(...(Object.keys(drawn) as Term['operator'][]).filter((operator) => drawn[operator]));
   const randomPath = fc.oneof(
     fc.constantFrom(['s'], ['n'], ['b'], ['list'], ['o', 'x'], ['a', 'x'], ['id'], ['ts']),
@@ -82,11 +82,13 @@ function termsFor(docs: readonly unknown[]): fc.Arbitrary<Term> {
     values:
       operator === 'null'
         ? [{ value: '' }]
-        : operator === 'reg'
-          ? [{ value: PATTERNS[values[0]!.text.length % PATTERNS.length]! }]
-          : (operator === 'eq' ? values : values.slice(0, 1)).map(({ text, type }) =>
-              type === undefined ? { value: text } : { value: type === 'boolean' ? text === 'true' : type === 'string' ? text : Number(text), type },
-            ),
+        : operator === 'exists'
+          ? [{ value: values[0]!.text.length % 2 === 0, type: 'boolean' as ValueType }]
+          : operator === 'reg'
+            ? [{ value: PATTERNS[values[0]!.text.length % PATTERNS.length]! }]
+            : (operator === 'eq' ? values : values.slice(0, 1)).map(({ text, type }) =>
+                type === undefined ? { value: text } : { value: type === 'boolean' ? text === 'true' : type === 'string' ? text : Number(text), type },
+              ),
   }));
 }
 

@@ -26,7 +26,7 @@ describe('query language parser', () => {
     }],
     // Decoded before the grammar applies, as UNIS (Tornado) did: encoders escape the operators.
     ['an encoded operator is the operator', { given: 'ts=gt%3D5', want: { conditions: [{ terms: [{ field: ['ts'], operator: 'gt', values: [{ value: '5' }], parameter: 'ts' }] }] } }],
-    ['an encoded comma separates a list', { given: 'fields=id%2Cname', want: { fields: [['id'], ['name']] } }],
+    ['an encoded comma separates a list', { given: 'fields=id%2Cname', want: { fields: { paths: [['id'], ['name']], except: false } } }],
     ['an encoded bar separates OR terms', {
       given: 'a=1%7Cb%3D2',
       want: { conditions: [{ terms: [{ field: ['a'], operator: 'eq', values: [{ value: '1' }], parameter: 'a' }, { field: ['b'], operator: 'eq', values: [{ value: '2' }], parameter: 'a' }] }] },
@@ -36,7 +36,7 @@ describe('query language parser', () => {
       { terms: [{ field: ['a'], operator: 'eq', values: [{ value: true, type: 'boolean' }], parameter: 'a' }] },
       { terms: [{ field: ['b'], operator: 'eq', values: [{ value: false, type: 'boolean' }], parameter: 'b' }] },
     ] } }],
-    ['unique, inline and expand are switches, not conditions', { given: 'unique=true&inline=&expand=&fields=selfRef', want: { conditions: [], unique: true, inline: true, expand: true, fields: [['selfRef']] } }],
+    ['unique, inline and expand are switches, not conditions', { given: 'unique=true&inline=&expand=&fields=selfRef', want: { conditions: [], unique: true, inline: true, expand: true, fields: { paths: [['selfRef']], except: false } } }],
     ['a bare inline', { given: 'inline', want: { conditions: [], inline: true, expand: false, unique: false } }],
     ['a bare expand', { given: 'expand', want: { conditions: [], inline: false, expand: true, unique: false } }],
     ['unique=false', { given: 'unique=FALSE', want: { unique: false } }],
@@ -46,7 +46,13 @@ describe('query language parser', () => {
     ['since and until ask for changes', { given: 'since=5&until=9', want: { conditions: [], changes: { since: 5, until: 9 } } }],
     ['since defaults to 0', { given: 'until=9', want: { changes: { since: 0, until: 9 } } }],
     ['until may be omitted', { given: 'since=5', want: { changes: { since: 5 } } }],
-    ['paging, projection and sort', { given: 'limit=5&skip=10&fields=id,a.b&sort=a:-1,b:1', want: { conditions: [], limit: 5, skip: 10, fields: [['id'], ['a', 'b']], sort: [{ field: ['a'], descending: true }, { field: ['b'], descending: false }] } }],
+    ['paging, projection and sort', { given: 'limit=5&skip=10&fields=id,a.b&sort=a:-1,b:1', want: { conditions: [], limit: 5, skip: 10, fields: { paths: [['id'], ['a', 'b']], except: false }, sort: [{ field: ['a'], descending: true }, { field: ['b'], descending: false }] } }],
+    // Revised 2026-11-29 (rest-contract §5), as UNIS HEAD reads them.
+    ['fields=neg= is every field except those', { given: 'fields=neg=a,b.c', want: { fields: { paths: [['a'], ['b', 'c']], except: true } } }],
+    ['limit=0 is no limit', { given: 'limit=0&skip=2', want: { limit: undefined, skip: 2 } }],
+    ['cert is no condition', { given: 'cert=whatever&name=a', want: { conditions: [{ terms: [{ field: ['name'], operator: 'eq', values: [{ value: 'a' }], parameter: 'name' }] }] } }],
+    ['exists=true', { given: 'a.b=exists=true', want: { conditions: [{ terms: [{ field: ['a', 'b'], operator: 'exists', values: [{ value: true, type: 'boolean' }], parameter: 'a.b' }] }] } }],
+    ['exists=false in any letter case', { given: 'a=exists=FALSE', want: { conditions: [{ terms: [{ field: ['a'], operator: 'exists', values: [{ value: false, type: 'boolean' }], parameter: 'a' }] }] } }],
   ];
   for (const [name, { given, want }] of parses) {
     it(`parses ${name}`, () => {
@@ -74,6 +80,9 @@ describe('query language parser', () => {
     ['an empty until', { given: 'until=', parameter: 'until' }],
     ['at with since or until', { given: 'at=5&until=6', parameter: 'at' }],
     ['since after until', { given: 'since=7&until=6', parameter: 'since' }],
+    ['an exists that is no switch', { given: 'a=exists=maybe', parameter: 'a' }],
+    ['an empty exists in an OR term', { given: 'a=b|c=exists=', parameter: 'a' }],
+    ['fields=neg= with nothing after it', { given: 'fields=neg=', parameter: 'fields' }],
     ['too many parameters', { given: Array.from({ length: MAX + 1 }, (_, i) => `a${i}=1`).join('&'), parameter: 'query' }],
   ];
   for (const [name, { given, parameter }] of rejects) {
@@ -97,13 +106,14 @@ describe('query language parser', () => {
 
   it('reads every operator, typed value and reserved parameter of the contract table (generator/model/http.ts)', () => {
     for (const [operator, { prefix, takes }] of Object.entries(QUERY_OPERATORS) as [QueryOperator, (typeof QUERY_OPERATORS)[QueryOperator]][]) {
-      const value = takes === 'nothing' ? '' : 'v';
+      const value = takes === 'nothing' ? '' : takes === 'switch' ? 'true' : 'v';
       const [term] = parseQuery(`a=${prefix}=${value}`, MAX).conditions[0]!.terms;
       assert.equal(term!.operator, operator, prefix);
       // `string:` makes the same text a value (how the REST client sends one, rest-contract §5).
       assert.deepEqual(parseQuery(`a=string:${prefix}=${value}`, MAX).conditions[0]!.terms[0]!.values, [{ value: `${prefix}=${value}`, type: 'string' }], prefix);
       if (takes === 'value') assert.throws(() => parseQuery(`a=${prefix}=1,2`, MAX), QueryError, prefix);
       if (takes === 'nothing') assert.throws(() => parseQuery(`a=${prefix}=v`, MAX), QueryError, prefix);
+      if (takes === 'switch') assert.throws(() => parseQuery(`a=${prefix}=v`, MAX), QueryError, prefix);
       if (takes === 'text') assert.deepEqual(parseQuery(`a=${prefix}=1,2`, MAX).conditions[0]!.terms[0]!.values, [{ value: '1,2' }], prefix);
     }
     for (const type of VALUE_TYPES) assert.equal(parseQuery(`a=${type.toUpperCase()}:1`, MAX).conditions[0]!.terms[0]!.values[0]!.type, type);
@@ -130,12 +140,22 @@ describe('query language parser', () => {
 
   it('projects nested fields and maps arrays', () => {
     const document = { id: 'x', a: { b: 1, c: 2 }, hops: [{ href: 'h1', rel: 'full' }, { href: 'h2' }] };
-    assert.deepEqual(project(document, [['id'], ['a', 'b'], ['hops', 'href']]), { id: 'x', a: { b: 1 }, hops: [{ href: 'h1' }, { href: 'h2' }] });
+    assert.deepEqual(project(document, { paths: [['id'], ['a', 'b'], ['hops', 'href']], except: false }), { id: 'x', a: { b: 1 }, hops: [{ href: 'h1' }, { href: 'h2' }] });
+  });
+
+  it('projects every field but the excepted ones (fields=neg=), through lists, leaving the document as it was', () => {
+    const document = { id: 'x', a: { b: 1, c: 2 }, hops: [{ href: 'h1', rel: 'full' }, { href: 'h2' }, 'plain'], n: null };
+    const before = JSON.stringify(document);
+    assert.deepEqual(project(document, { paths: [['a', 'b'], ['hops', 'href'], ['n'], ['missing', 'x']], except: true }), { id: 'x', a: { c: 2 }, hops: [{ rel: 'full' }, {}, 'plain'] });
+    assert.equal(JSON.stringify(document), before);
   });
 
   it('projection of __proto__ defines a member, not a prototype', () => {
-    const projected = project(JSON.parse('{"__proto__": {"polluted": true}}'), [['__proto__']]);
+    const projected = project(JSON.parse('{"__proto__": {"polluted": true}}'), { paths: [['__proto__']], except: false });
     assert.equal(Object.getPrototypeOf(projected), Object.prototype);
+    const kept = project(JSON.parse('{"__proto__": {"polluted": true, "other": 1}, "a": 1}'), { paths: [['__proto__', 'other'], ['a']], except: true });
+    assert.equal(Object.getPrototypeOf(kept), Object.prototype);
+    assert.deepEqual(Object.keys(kept), ['__proto__']);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 });

@@ -66,9 +66,11 @@ describe('REST query language', function () {
     });
   }
 
-  it('default order is by ts', async () => {
-    const all = (await get(ports)).body as { ts: number }[];
-    assert.deepEqual(all.map((p) => p.ts), [...all.map((p) => p.ts)].sort((a, b) => a - b));
+  // Revised 2026-11-29 (rest-contract §5): newest first, as UNIS HEAD lists (was: oldest first).
+  it('default order is newest first (ts descending)', async () => {
+    const all = (await get(ports)).body as { ts: number; name: string }[];
+    assert.deepEqual(all.map((p) => p.ts), [...all.map((p) => p.ts)].sort((a, b) => b - a));
+    assert.deepEqual(all.map((p) => p.name), ['5', 'c', 'b', 'a']);
   });
 
   it('fields= returns only those fields', async () => {
@@ -84,8 +86,9 @@ describe('REST query language', function () {
     }
   });
 
-  it('limit=0 returns an empty array', async () => {
-    assert.deepEqual((await get(`${ports}?limit=0`)).body, []);
+  // Revised 2026-11-29 (rest-contract §5): `limit=0` is no limit, as MongoDB and UNIS read it (was: an empty array).
+  it('limit=0 is no limit', async () => {
+    assert.deepEqual(await names('limit=0'), ['5', 'c', 'b', 'a']);
   });
 
   it('a query on one resource searches its versions, newest first', async () => {

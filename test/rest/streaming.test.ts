@@ -16,13 +16,14 @@ describe('REST streamed lists', function () {
     await server.stop();
   });
 
-  it('streams 6,000 resources as one JSON array in ts order', async () => {
+  // Newest first (rest-contract §5, revised 2026-11-29; was oldest first).
+  it('streams 6,000 resources as one JSON array, newest first', async () => {
     const answer = await get(`${server.url}/nodes`);
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('content-length'), null, 'chunked, not buffered');
     assert.equal(answer.body.length, 6000);
     const ts = answer.body.map((n: { ts: number }) => n.ts);
-    assert.deepEqual(ts, [...ts].sort((a: number, b: number) => a - b));
+    assert.deepEqual(ts, [...ts].sort((a: number, b: number) => b - a));
   });
 
   it('survives clients that disconnect mid-stream', async () => {

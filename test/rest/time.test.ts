@@ -40,28 +40,31 @@ describe('REST: the topology as it was (at=T)', function () {
     await server.stop();
   });
 
-  // [name, { given: the query (instants by name), want: the ids listed, in order }]
+  // [name, { given: the query (instants by name), want: the ids listed, in order }]: newest first
+  // without sort, as every list (rest-contract §5 and §12, revised 2026-11-29; was oldest first).
   const lists: [string, { given: () => string; want: string[] }][] = [
     ['before the first write: nothing', { given: () => `at=${t.p1 - 1}`, want: [] }],
     ['at 0: nothing', { given: () => 'at=0', want: [] }],
     ['exactly at a creation: it counts', { given: () => `at=${t.k1}`, want: ['k'] }],
     ['one µs before a creation: not yet', { given: () => `at=${t.g1 - 1}`, want: ['k'] }],
-    ['an updated resource is listed once, in the order of the version it had', { given: () => `at=${t.r1}`, want: ['k', 'g', 'r'] }],
-    ['after an update, in the order of its new version', { given: () => `at=${t.k2}`, want: ['g', 'r', 'k'] }],
-    ['one µs before a deletion: still there', { given: () => `at=${t.gDeleted - 1}`, want: ['g', 'r', 'k'] }],
-    ['exactly at a deletion: gone', { given: () => `at=${t.gDeleted}`, want: ['r', 'k'] }],
+    ['an updated resource is listed once, in the order of the version it had', { given: () => `at=${t.r1}`, want: ['r', 'g', 'k'] }],
+    ['after an update, in the order of its new version', { given: () => `at=${t.k2}`, want: ['k', 'r', 'g'] }],
+    ['one µs before a deletion: still there', { given: () => `at=${t.gDeleted - 1}`, want: ['k', 'r', 'g'] }],
+    ['exactly at a deletion: gone', { given: () => `at=${t.gDeleted}`, want: ['k', 'r'] }],
     ['a deleted id between its lives: absent', { given: () => `at=${t.r2 - 1}`, want: ['k'] }],
-    ['a re-created id: its new life', { given: () => `at=${t.r2}`, want: ['k', 'r'] }],
+    ['a re-created id: its new life', { given: () => `at=${t.r2}`, want: ['r', 'k'] }],
     ['the query language applies to the state at T', { given: () => `at=${t.k2 - 1}&name=k1`, want: ['k'] }],
     ['... not to a later version', { given: () => `at=${t.k2 - 1}&name=k2`, want: [] }],
     ['... nor to an earlier one', { given: () => `at=${t.k2}&name=k1`, want: [] }],
-    ['conditions on ts are on the versions of T', { given: () => `at=${t.k2}&ts=lt=${t.k2}`, want: ['g', 'r'] }],
-    ['nested fields and OR', { given: () => `at=${t.gDeleted - 1}&location.institution=um|name=k2`, want: ['r', 'k'] }],
+    ['conditions on ts are on the versions of T', { given: () => `at=${t.k2}&ts=lt=${t.k2}`, want: ['r', 'g'] }],
+    ['nested fields and OR', { given: () => `at=${t.gDeleted - 1}&location.institution=um|name=k2`, want: ['k', 'r'] }],
     ['sort', { given: () => `at=${t.gDeleted - 1}&sort=name:-1`, want: ['r', 'k', 'g'] }],
     ['limit and skip', { given: () => `at=${t.gDeleted - 1}&sort=name:1&limit=1&skip=1`, want: ['k'] }],
-    ['unique', { given: () => `at=${t.k2}&unique=true`, want: ['g', 'r', 'k'] }],
-    ['a future instant is today\'s state', { given: () => `at=${Number.MAX_SAFE_INTEGER}`, want: ['k', 'r'] }],
-    ['an instant beyond 2^53 too', { given: () => 'at=99999999999999999999', want: ['k', 'r'] }],
+    ['unique', { given: () => `at=${t.k2}&unique=true`, want: ['k', 'r', 'g'] }],
+    ['limit=1: the newest at T', { given: () => `at=${t.gDeleted - 1}&limit=1`, want: ['k'] }],
+    ['limit=0: no limit', { given: () => `at=${t.gDeleted - 1}&limit=0`, want: ['k', 'r', 'g'] }],
+    ['a future instant is today\'s state', { given: () => `at=${Number.MAX_SAFE_INTEGER}`, want: ['r', 'k'] }],
+    ['an instant beyond 2^53 too', { given: () => 'at=99999999999999999999', want: ['r', 'k'] }],
   ];
   for (const [name, { given, want }] of lists) {
     it(`GET /nodes?at=T: ${name}`, async () => {

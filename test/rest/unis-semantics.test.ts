@@ -122,7 +122,8 @@ describe('REST behaviour UNIS clients rely on', function () {
       ['selfRef of another collection matches nothing', { given: 'selfRef={base}/nodes/q2', want: [] }],
       ['$schema= of the kind holds for all of it', { given: '$schema=http://unis.crest.iu.edu/schema/20160630/port%23&id=q1,q2', want: ['q1', 'q2'] }],
       ['sort by selfRef', { given: 'sort=selfRef:-1&id=q1,q2', want: ['q2', 'q1'] }],
-      ['sort=__proto__:1 is a field like any other', { given: 'sort=__proto__:1&id=q1,q2', want: ['q1', 'q2'] }],
+      // Both lack it: the default order, newest first, breaks the tie (rest-contract §5, revised 2026-11-29).
+      ['sort=__proto__:1 is a field like any other', { given: 'sort=__proto__:1&id=q1,q2', want: ['q2', 'q1'] }],
       ['a condition on __proto__ is a field like any other', { given: '__proto__=x', want: [] }],
       ['a condition on constructor', { given: 'constructor=x', want: [] }],
     ];
@@ -137,7 +138,8 @@ describe('REST behaviour UNIS clients rely on', function () {
 
     it('fields=selfRef&unique=true answers one stub per resource (UNISrt)', async () => {
       const answer = await get(`${server.url}/ports?fields=selfRef&unique=true`);
-      assert.deepEqual(answer.body, [{ selfRef: `${server.url}/ports/q1` }, { selfRef: `${server.url}/ports/q2` }]);
+      // Newest first (rest-contract §5, revised 2026-11-29).
+      assert.deepEqual(answer.body, [{ selfRef: `${server.url}/ports/q2` }, { selfRef: `${server.url}/ports/q1` }]);
     });
 
     it('unique=true on one resource answers one version per id: the newest that matches', async () => {

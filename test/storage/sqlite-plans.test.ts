@@ -10,7 +10,8 @@ import { get, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 /**
- * SQLite plans for the list queries the server writes, with no ANALYZE ever run. An equality
+ * SQLite plans for the list queries the server writes, with no ANALYZE ever run. Lists are
+ * newest first (rest-contract §5, revised 2026-11-29): the indexes are read backward. An equality
  * reads its `x-index` index, which ends in the list order (ts, id), so nothing is sorted and
  * `limit=` stops early; an IN list seeks the same index because of the statistics the server
  * writes at start (without them SQLite walked the (kind, ts) index and filtered every resource
@@ -46,7 +47,7 @@ describe('SQLite: x-index conditions seek their index in list order', function (
     const compiler = new QueryCompiler(dialect);
     const builder = knex('resource_current').select('id', 'ts', 'doc').where({ kind: 'nodes' });
     compiler.where(builder, typeConditions(parsed.conditions, nodeKind.fields));
-    compiler.orderBy(builder, parsed.sort, false);
+    compiler.orderBy(builder, parsed.sort, 'newest first');
     if (parsed.limit !== undefined) builder.limit(parsed.limit);
     const { sql, bindings } = builder.toSQL();
     const rows = (await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as Knex.RawBinding[])) as { detail: string }[];
@@ -58,6 +59,8 @@ describe('SQLite: x-index conditions seek their index in list order', function (
     ['equality on a nested field, limited', 'location.institution=Rare%20University&limit=2', { uses: /USING INDEX xidx_resource_current_location_institution_/, sorts: false, matches: 2 }],
     ['IN on a top-level field', 'name=node-00017,node-00018', { uses: /USING INDEX xidx_resource_current_name_/, sorts: true, matches: 2 }],
     ['no condition: the list order index', 'limit=5', { uses: /USING INDEX resource_current_kind_ts/, sorts: false, matches: 5 }],
+    ['no condition, the whole list', '', { uses: /USING INDEX resource_current_kind_ts/, sorts: false, matches: 4000 }],
+    ['limit=0 is the whole list', 'limit=0', { uses: /USING INDEX resource_current_kind_ts/, sorts: false, matches: 4000 }],
   ];
   for (const [title, query, want] of cases) {
     it(`${title}: ?${query}`, async () => {

@@ -120,6 +120,25 @@ describe('UNIS clients: BLiPP', function () {
     assert.equal(reposted.body.id, measurement.id);
   });
 
+  /**
+   * conf._setup_service asks for its own service entries with `limit=2` and keeps the most
+   * recent: UNIS HEAD lists newest first (rest-contract §5, revised 2026-11-29), so with two
+   * entries (a second BLiPP start that found none in time) the first of the answer is the newer.
+   */
+  it('finds its most recent service entry first among limit=2', async () => {
+    const node = (await doReq('post', '/nodes', { $schema: SCHEMAS.nodes, name: 'host2.blipp.example.net', urn: 'urn:ogf:network:domain=blipp.example.net:node=host2:' })).body;
+    const entry = (n: number) => ({ $schema: SCHEMAS.services, name: 'blipp', serviceType: 'ps:tools:blipp', status: 'ON', ttl: 600, runningOn: { href: node.selfRef, rel: 'full' }, properties: { start: n } });
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) ids.push((await doReq('post', '/services', entry(n))).body.id);
+    const query = `/services?name=blipp&runningOn.href=${node.selfRef}`;
+    assert.deepEqual((await doReq('get', `${query}&limit=2`)).body.map((s: { id: string }) => s.id), [ids[2], ids[1]]);
+    assert.deepEqual((await doReq('get', `${query}&limit=1`)).body.map((s: { id: string }) => s.id), [ids[2]]);
+    assert.deepEqual((await doReq('get', `${query}&limit=2&skip=1`)).body.map((s: { id: string }) => s.id), [ids[1], ids[0]]);
+    // An update makes the oldest the newest; limit=0 is every entry (as MongoDB reads it).
+    await doReq('put', `/services/${ids[0]}`, { ...entry(0), id: ids[0] });
+    assert.deepEqual((await doReq('get', `${query}&limit=0`)).body.map((s: { id: string }) => s.id), [ids[0], ids[2], ids[1]]);
+  });
+
   it('runs the registration probe: find by accessPoint and serviceType, POST, then PUT partial descriptions without id', async () => {
     const accessPoint = 'ibp://depot.example.net:6714';
     assert.deepEqual((await doReq('get', `/services?accessPoint=${accessPoint}&serviceType=ibp_server`)).body, []);

@@ -46,12 +46,19 @@ export const PARAMETER_COMPONENTS: Json = {
     in: 'query',
     style: 'form',
     explode: false,
-    description: 'Return only these fields (dot notation reaches nested ones): `fields=id,name`. The answer is a projection, with an ETag of its own.',
+    description:
+      'Return only these fields (dot notation reaches nested ones): `fields=id,name`; or every field except these: `fields=neg=name,properties` (UNIS HEAD; lists on the way are projected element by element). The answer is a projection, with an ETag of its own.',
     schema: { type: 'array', items: { type: 'string' } },
   },
-  Limit: { name: 'limit', in: 'query', description: 'At most this many representations.', schema: { type: 'integer', minimum: 0 } },
+  Limit: { name: 'limit', in: 'query', description: 'At most this many representations; `0` is no limit (as MongoDB and UNIS read it).', schema: { type: 'integer', minimum: 0 } },
   Skip: { name: 'skip', in: 'query', description: 'Leave out the first this many.', schema: { type: 'integer', minimum: 0 } },
-  Sort: { name: 'sort', in: 'query', description: '`f1:1,f2:-1` (1 ascending, -1 descending); the default order is by `ts`.', schema: { type: 'string', pattern: '^[^:,]+:-?1(,[^:,]+:-?1)*$' } },
+  Sort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      '`f1:1,f2:-1` (1 ascending, -1 descending; missing values first ascending, last descending). Without `sort`, newest first: `ts` descending, ties by `id` descending, as UNIS HEAD lists (`limit=1` is the newest); that order also breaks the ties of a `sort`. The changes of `since`/`until` are in the order of their last change, oldest first.',
+    schema: { type: 'string', pattern: '^[^:,]+:-?1(,[^:,]+:-?1)*$' },
+  },
   Unique: { name: 'unique', in: 'query', description: '`true`: one representation per resource id.', schema: { type: 'string', enum: ['', 'true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'] } },
   Inline: {
     name: 'inline',

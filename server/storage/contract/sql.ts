@@ -45,6 +45,8 @@ export interface JsonSql {
   foldText(expression: string): string;
   /** The bound form of a checked pattern (query/regex.ts) that `matches` runs. */
   bindPattern(pattern: { readonly source: string; readonly posix: string }): string;
+  /** A value is at `segments`, JSON null included (`exists=`); never SQL NULL itself. */
+  present(source: JsonSource, segments: readonly string[]): string;
   /** The value at `segments` is JSON null or absent (`null=`). */
   absent(source: JsonSource, segments: readonly string[]): string;
   /** The string at `segments` as SQL text (NULL when it is none). */

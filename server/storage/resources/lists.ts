@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Uses } from '../contract/database.js';
 import type { TextRun } from '../contract/rows.js';
 import { classifiedItems } from '../errors.js';
-import { QueryCompiler } from '../query-sql.js';
+import { QueryCompiler, type DefaultOrder } from '../query-sql.js';
 import type { Representation } from '../contract/representation.js';
 import { CURRENT, docColumn, HISTORY } from './statements.js';
 import type { ChangeEntry, ChangeKind, Selection } from './types.js';
@@ -30,7 +30,10 @@ export class Lists {
     return this.select(builder, selection, true);
   }
 
-  /** The newest representation of every live resource of a kind that matches (as of `selection.at`), streamed. */
+  /**
+   * The newest representation of every live resource of a kind that matches (as of
+   * `selection.at`), streamed; newest first unless sorted (rest-contract §5, revised 2026-11-29).
+   */
   list(kind: string, selection: Selection): AsyncIterable<Representation> {
     return this.select(this.resources(kind, selection.at).select('id', 'ts', docColumn(this.db, this.db.reader)), selection, false);
   }
@@ -41,22 +44,24 @@ export class Lists {
    */
   listTexts(kind: string, selection: Selection, run: TextRun): AsyncIterable<string> {
     const builder = this.resources(kind, selection.at).select('id', docColumn(this.db, this.db.reader));
-    this.order(builder, selection, false);
+    this.order(builder, selection, 'newest first');
     return classifiedItems(this.db.dialect.driver.errors, this.db.streamTexts(builder, run));
   }
 
   /**
    * The resources of a kind that changed in `(since, until]` and match `selection` (its
    * conditions hold for the representation at `until`, or at `since` for a deletion), streamed,
-   * in the order of their last change in the interval unless sorted otherwise. One that was
-   * created and deleted within the interval is not among them.
+   * in the order of their last change in the interval, oldest first (a record of what happened,
+   * read as it happened; §12 gives the changes no order of its own, and §5's newest first is
+   * UNIS's order of resources), unless sorted otherwise. One that was created and deleted within
+   * the interval is not among them.
    */
   changes(kind: string, since: number, until: number, selection: Selection): AsyncIterable<ChangeEntry> {
     const knex = this.db.reader;
     const columns = this.db.dialect.sql.columns;
     const { sql, bindings } = this.db.dialect.features.time.changes(kind, since, until);
     const builder = knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[])).select('id', 'ts', 'bts', columns.documentText(knex, 'bdoc'), columns.documentText(knex, 'adoc'));
-    this.order(builder, selection, false);
+    this.order(builder, selection, 'oldest first');
     const rows = this.db.stream(builder, selection.limit);
     return classifiedItems(this.db.dialect.driver.errors, {
       async *[Symbol.asyncIterator]() {
@@ -79,11 +84,12 @@ export class Lists {
     return knex.from(knex.raw(`(${sql}) AS s`, bindings as Knex.RawBinding[]));
   }
 
-  private select(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): AsyncIterable<Representation> {
-    this.order(builder, selection, newestFirst);
+  /** Rows of `builder`, newest first unless sorted; `versions`: of one resource, where `unique` has work. */
+  private select(builder: Knex.QueryBuilder, selection: Selection, versions: boolean): AsyncIterable<Representation> {
+    this.order(builder, selection, 'newest first');
     const rows = this.db.stream(builder, selection.limit);
     // `unique`: one entry per id, the first in the answer's order (lists hold one per id anyway).
-    const seen = selection.unique && newestFirst ? new Set<string>() : undefined;
+    const seen = selection.unique && versions ? new Set<string>() : undefined;
     return classifiedItems(this.db.dialect.driver.errors, {
       async *[Symbol.asyncIterator]() {
         for await (const row of rows) {
@@ -96,10 +102,10 @@ export class Lists {
     });
   }
 
-  /** The selection's conditions, order and paging on `builder`. */
-  private order(builder: Knex.QueryBuilder, selection: Selection, newestFirst: boolean): void {
+  /** The selection's conditions, order (`sort`, then `order` as the tie-breaker) and paging on `builder`. */
+  private order(builder: Knex.QueryBuilder, selection: Selection, order: DefaultOrder): void {
     this.compiler.where(builder, selection.conditions);
-    this.compiler.orderBy(builder, selection.sort, newestFirst);
+    this.compiler.orderBy(builder, selection.sort, order);
     if (selection.limit !== undefined) builder.limit(selection.limit);
     if (selection.skip !== undefined) builder.offset(selection.skip);
   }

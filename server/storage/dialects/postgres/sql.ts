@@ -73,6 +73,11 @@ export const postgresJson: JsonSql = {
     return pattern.posix;
   },
 
+  present(source: JsonSource, segments: readonly string[]): string {
+    // JSON null is the jsonb 'null', not SQL NULL; a path that leaves the objects is SQL NULL.
+    return `(${value(source, segments)} IS NOT NULL)`;
+  },
+
   absent(source: JsonSource, segments: readonly string[]): string {
     return `(COALESCE(jsonb_typeof(${value(source, segments)}), 'null') = 'null')`;
   },

@@ -66,6 +66,11 @@ export const sqliteJson: JsonSql = {
     return pattern.source;
   },
 
+  present(source: JsonSource, segments: readonly string[]): string {
+    // json_type is 'null' for JSON null, SQL NULL where nothing is (or the source is no object).
+    return `(${at(source, segments).jsonType} IS NOT NULL)`;
+  },
+
   absent(source: JsonSource, segments: readonly string[]): string {
     return `(COALESCE(${at(source, segments).jsonType}, 'null') = 'null')`;
   },

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 84400acf9f2e076be3a0aca8a369159e2741cadd58ff0b47f9f1c13cb4ddf184 output 305fd9797d56a883055a94c93acd3d4d1ee44eaa5c816e6845fe0e8917dea477
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source c51930aed18fe9be35e39e744d40310c362bb82981c36e54a124922cc0b94fe0 output 17c0b680f0188b1ea9308df62b2a2c40459e977f4f9e9004604dcfe47e3be7ae
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
@@ -118,7 +118,7 @@ export interface StreamEvent {
     readonly data: string;
 }
 type Scalar = string | number | boolean;
-type Comparison = 'lt' | 'lte' | 'gt' | 'gte';
+type Comparison = 'lt' | 'lte' | 'gt' | 'gte' | 'exists';
 interface Term {
     readonly field: string;
     readonly comparison?: Comparison;
@@ -133,6 +133,8 @@ export declare class Alternatives<F> {
     lte<K extends keyof F & string>(field: K, value: F[K]): this;
     gt<K extends keyof F & string>(field: K, value: F[K]): this;
     gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+    exists(field: (keyof F & string) | (string & {}), present?: boolean): this;
     private compare;
 }
 /**
@@ -150,13 +152,18 @@ export declare class Query<F> {
     lte<K extends keyof F & string>(field: K, value: F[K]): this;
     gt<K extends keyof F & string>(field: K, value: F[K]): this;
     gte<K extends keyof F & string>(field: K, value: F[K]): this;
+    /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+    exists(field: (keyof F & string) | (string & {}), present?: boolean): this;
     /** At least one of the terms built by `build` holds. */
     anyOf(build: (alternatives: Alternatives<F>) => Alternatives<F>): this;
     /** Return only these fields (dot notation reaches nested ones). */
     fields(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
+    /** Return every field except these (`fields=neg=…`, UNIS HEAD); instead of `fields`. */
+    fieldsExcept(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
+    /** At most this many; 0 is no limit (as MongoDB and UNIS read it). */
     limit(count: number): this;
     skip(count: number): this;
-    /** Order by fields; 1 ascending, -1 descending. The default order is by `ts`. */
+    /** Order by fields; 1 ascending, -1 descending. Without it, newest first (`ts`, then `id`, descending), also the tie-breaker. */
     sort(...keys: readonly (readonly [keyof F & string, 1 | -1])[]): this;
     /** True when the query has conditions (not just paging or projection). */
     get hasConditions(): boolean;

@@ -1,4 +1,4 @@
-// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source 18c14cdcb94e297f50d29d7817f74e469e724522e40a536009e7d0ad7bc14418 output ed09f26206f7e30ae8a3dd796c29533c256c78043dfbaa4f845c22318605de6d
+// Compiled from generated/rest/contract.ts by npm run generate; do not edit. source cf96e84d2e3b5ea9e96bdb7ffdbf0247c7005aa935f77d9ccd1745055bbb05af output 2d3f3b997a0d9ca4342ed89828e7183003c6f8b50e2ed89ef454d44f52b48f0a
 /**
  * The one error body of the service.
  */
@@ -112,11 +112,16 @@ export declare const QUERY_OPERATORS: {
         readonly takes: "value";
         readonly orders: false;
     };
+    readonly exists: {
+        readonly prefix: "exists";
+        readonly takes: "switch";
+        readonly orders: false;
+    };
 };
 export type QueryOperator = keyof typeof QUERY_OPERATORS;
 /** The types a value may be given, `<type>:<value>` (the prefix in any letter case). */
 export declare const VALUE_TYPES: readonly ["number", "integer", "boolean", "string"];
 export type ValueType = (typeof VALUE_TYPES)[number];
 /** Query parameters that are never conditions (besides `ts` of a single resource). */
-export declare const RESERVED_PARAMETERS: readonly ["fields", "limit", "skip", "sort", "unique", "inline", "expand", "access_token", "at", "since", "until", "federate"];
+export declare const RESERVED_PARAMETERS: readonly ["fields", "limit", "skip", "sort", "unique", "inline", "expand", "access_token", "at", "since", "until", "federate", "cert"];
 export type ReservedParameter = (typeof RESERVED_PARAMETERS)[number];
