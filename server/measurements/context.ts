@@ -1,6 +1,6 @@
 import type { RouterContext } from '@koa/router';
 import type { Limits } from '../config.js';
-import { notFound } from '../http/errors.js';
+import { notFound, type HttpError } from '../http/errors.js';
 import type { Representations } from '../wire/representation.js';
 import type { MeasurementStore, Series } from '../storage/measurements/store.js';
 import type { ResourceStore } from '../storage/resource-store.js';
@@ -28,10 +28,20 @@ export function plausibleMid(mid: unknown): mid is string {
 
 /** The series of the path's `:mid`, or 404. */
 export async function pathSeries(ctx: RouterContext, measurements: MeasurementStore): Promise<Series> {
-  const mid = ctx.params.mid!;
-  const series = plausibleMid(mid) ? await measurements.series(mid) : undefined;
-  if (!series) throw notFound(`no measurement series "${mid.slice(0, 200)}"; register it with POST /events`);
+  const series = await pathSeriesIfAny(ctx, measurements);
+  if (!series) throw seriesNotFound(ctx);
   return series;
+}
+
+/** The series of the path's `:mid`, or undefined when none was registered. */
+export async function pathSeriesIfAny(ctx: RouterContext, measurements: MeasurementStore): Promise<Series | undefined> {
+  const mid = ctx.params.mid!;
+  return plausibleMid(mid) ? measurements.series(mid) : undefined;
+}
+
+/** The 404 of a mid never registered: it says how to register one. */
+export function seriesNotFound(ctx: RouterContext): HttpError {
+  return notFound(`no measurement series "${ctx.params.mid!.slice(0, 200)}"; register it with POST /events`);
 }
 
 /** Where a series' points are: `{base}/data/<mid>`. */

@@ -14,7 +14,8 @@ const NO_DATA = new Set(['id', 'ts', '$schema', 'selfRef']);
 
 /**
  * PUT /<collection>/<id> (docs/rest-interface.md): the body, validated as a whole, becomes the newest
- * representation. A body in UNIS's media type (application/perfsonar+json) updates instead, as
+ * representation. A body in UNIS's media type (application/perfsonar+json, or no Content-Type
+ * at all: rest-contract §2, revised 2026-11-29; see unisBody) updates instead, as
  * UNIS HEAD's `$set` did (rest-contract §4, revised 2026-11-28): its members are set onto the
  * newest representation, members it does not name are kept, and the result is validated as a
  * whole; BLiPP's registration probe PUTs partial descriptions and expects the rest kept. A body
