@@ -9,6 +9,7 @@ import { serviceFactsMigration } from './service-facts.js';
 import { resultStreamsMigration } from './catalog/result-streams.js';
 import { LockBusy } from './start-lock.js';
 import { historyTimeMigration } from './time-sql.js';
+import { idLengthMigration } from './id-length.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -57,6 +58,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0015_catalog_result_streams': resultStreamsMigration,
     '0016_insert_if': dialect.features.history.insertIfMigration,
     '0017_catalog_content_version': catalogContentVersionMigration,
+    '0018_id_length': idLengthMigration(dialect),
   };
 }
 

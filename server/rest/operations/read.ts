@@ -19,12 +19,12 @@ export function read({ store, representations, limits, respond, events }: Operat
       if (wantsEventStream(ctx)) {
         const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations, 'stream');
         pastNotFollowed(query);
-        return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
+        return followStream(ctx, kind, await pathId(ctx, kind, store), query, selection.conditions, events);
       }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const { at } = query;
       // An unknown id (rest-contract §3, revised 2026-11-26): 404 to a typed request, UNIS HEAD's
       // `200 []` to a UNIS-form one (dlt-web reads an array as "no longer exists").

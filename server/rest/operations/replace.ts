@@ -27,7 +27,7 @@ export function replace({ store, representations, limits, respond }: OperationCo
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const body = requireObject(await readWriteBody(ctx, limits, false), 'a PUT body');
       if (body.id !== undefined && body.id !== id) {
         throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);
