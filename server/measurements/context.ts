@@ -1,7 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import type { Limits } from '../config.js';
 import { notFound, type HttpError } from '../http/errors.js';
-import { selfRefSegment } from '../wire/id-segment.js';
+import { selfRefSegment } from '../storage/id-segment.js';
 import type { Representations } from '../wire/representation.js';
 import { possibleId } from '../rest/request.js';
 import type { MeasurementStore, Series } from '../storage/measurements/store.js';

@@ -2,7 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import { authorize } from '../auth.js';
 import { badRequest, notFound, type ErrorDetail } from '../http/errors.js';
 import { readJsonBody } from '../wire/body.js';
-import { chosenReading, readingsOf, selfRefSegment } from '../wire/id-segment.js';
+import { chosenReading, readingsOf, selfRefSegment } from '../storage/id-segment.js';
 import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
 import { contentTypeHeader, requestProfile, responseType } from '../wire/media.js';
@@ -22,7 +22,7 @@ interface Range {
 
 /**
  * The metadata ids a `metadata_URL` can name (its last two path segments are `metadata/<id>`),
- * in order of precedence, as a REST path names them (wire/id-segment.ts readingsOf).
+ * in order of precedence, as a REST path names them (storage/id-segment.ts readingsOf).
  */
 function metadataIdsOf(url: string): string[] | undefined {
   let path: string;

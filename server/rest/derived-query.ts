@@ -10,7 +10,7 @@ type Resolved = true | false | Term;
  * `$schema` and `selfRef` are not stored (see Representations): conditions and sort keys on them
  * become conditions on what they derive from. `selfRef=<address>` is `id=<id>` for an address of
  * this service under any of its bases (`id` IN both readings of a segment with a `%`, see
- * wire/id-segment.ts); `$schema=<address>` holds for every resource of the kind
+ * storage/id-segment.ts); `$schema=<address>` holds for every resource of the kind
  * or for none. Only equality (and lists) can be asked of them.
  */
 export function resolveDerived(query: ParsedQuery, kind: KindDescriptor, representations: Representations): ParsedQuery {

@@ -1,5 +1,5 @@
 import type { ResourceStore } from '../storage/resource-store.js';
-import { chosenReading } from '../wire/id-segment.js';
+import { chosenReading } from '../storage/id-segment.js';
 import { defineMember, type Representations } from '../wire/representation.js';
 
 /** Most distinct resources one answer expands; references past it stay references. */

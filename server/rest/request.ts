@@ -9,7 +9,7 @@ import { typeConditions } from '../query/typing.js';
 import type { ResourceStore, Selection } from '../storage/resource-store.js';
 import { readJsonBody } from '../wire/body.js';
 import { resolveDerived } from './derived-query.js';
-import { chosenReading, MAX_ID_BYTES } from '../wire/id-segment.js';
+import { chosenReading, MAX_ID_BYTES } from '../storage/id-segment.js';
 import { requestProfile } from '../wire/media.js';
 import type { Representations } from '../wire/representation.js';
 
@@ -44,7 +44,7 @@ export function pastNotFollowed(query: ParsedQuery): void {
 
 /**
  * The id the path names (rest-contract §3, revised 2026-11-29). The router decodes the segment;
- * a segment with a `%` is also read as sent (wire/id-segment.ts readingsOf): an id may hold `%`
+ * a segment with a `%` is also read as sent (storage/id-segment.ts readingsOf): an id may hold `%`
  * (unisencoder's `VM-0%3Aif0`), and UNIS clients join ids into addresses unencoded, as `selfRef`
  * writes them. The reading as sent wins when that id was ever stored in the collection, else the
  * decoded one is meant. An id that cannot exist (control characters, too long: possibleId) is a

@@ -1,10 +1,10 @@
 import type { TextRun } from './contract/rows.js';
-import { selfRefSegment } from '../wire/id-segment.js';
+import { selfRefSegment } from './id-segment.js';
 
 /**
  * The JSON text of a stored document as answers carry it: `head` (members the answer puts
  * first, ending inside an open string that the id completes: `{"$schema":"…","selfRef":"…/nodes/`),
- * the id as selfRef writes it (wire/id-segment.ts), then the stored document after its `{`. Stored documents are objects that
+ * the id as selfRef writes it (id-segment.ts), then the stored document after its `{`. Stored documents are objects that
  * start with `{` and hold at least `id`, so nothing is parsed or serialised again. One function,
  * used where answers are rendered (rest/representation.ts) and where reader threads render
  * whole runs of a list (dialects/sqlite/read-worker.ts).

@@ -3,7 +3,7 @@ import type { Dialect } from './contract/dialect.js';
 import { EVENTS } from './contract/events.js';
 import { POINTS, SERIES } from './measurements/tables.js';
 
-/** Characters of an id's key columns since rest-contract §3's revision of 2026-11-29 (1,024 bytes; wire/id-segment.ts). */
+/** Characters of an id's key columns since rest-contract §3's revision of 2026-11-29 (1,024 bytes; storage/id-segment.ts). */
 export const ID_KEY_LENGTH = 1024;
 /** Before it: 256. */
 const EARLIER = 256;

@@ -15,7 +15,7 @@ import { socketAction, unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
 import type { Floor } from '../storage/contract/events.js';
 import type { ResourceStore } from '../storage/resource-store.js';
-import { chosenReading, readingsOf } from '../wire/id-segment.js';
+import { chosenReading, readingsOf } from '../storage/id-segment.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping is dropped. */
 const PING_MS = 30_000;

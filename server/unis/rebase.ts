@@ -1,4 +1,4 @@
-import { selfRefSegment } from '../wire/id-segment.js';
+import { selfRefSegment } from '../storage/id-segment.js';
 
 /**
  * References into the old service moved onto this one (rest-contract §14): every `href` (and

@@ -3,7 +3,7 @@ import type { ErrorDetail } from '../http/errors.js';
 import { documentText } from '../storage/document-text.js';
 import type { Representation } from '../storage/contract/representation.js';
 import type { OwnAddresses } from './addresses.js';
-import { MAX_ID_BYTES, readingsOf, selfRefSegment } from './id-segment.js';
+import { MAX_ID_BYTES, readingsOf, selfRefSegment } from '../storage/id-segment.js';
 import { contentTypeHeader } from './media.js';
 
 /**

@@ -10,7 +10,7 @@
 /**
  * Most bytes (UTF-8) of an id (rest-contract §3). The schema's `maxLength` counts characters, so
  * an id of many multi-byte characters is refused by Representations.incoming; the key columns
- * hold 1,024 characters (storage/id-length.ts).
+ * hold 1,024 characters (id-length.ts).
  */
 export const MAX_ID_BYTES = 1024;
 
