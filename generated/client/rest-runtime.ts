@@ -272,7 +272,7 @@ function encodeValue(value: Scalar): string {
 
 /**
  * A resource id as a path segment that names it and nothing else (the service's
- * server/wire/id-segment.ts pathSegment): characters a segment allows unencoded (RFC 3986
+ * server/storage/id-segment.ts pathSegment): characters a segment allows unencoded (RFC 3986
  * `pchar`) stay, so an id without `%` reads the same decoded or as sent; `%` and anything else
  * are percent-encoded. `encodeURIComponent` would write `urn:a` as `urn%3Aa`, which the service
  * reads as sent first (an id may hold `%3A`: rest-contract §3, revised 2026-11-29).

@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 0245de73341dcd02f531746637acd813498862472b58719c984d6adb0abe1fb2 output dbe8edc1d1c88df04b2568f083784ffaa2de9938f0be6a777c2d40d348ffdab9
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source d7c8579ab246200fab7c3cbda7c74b395e5be65cc522bfcf2a0690be6be27bdc output dbe8edc1d1c88df04b2568f083784ffaa2de9938f0be6a777c2d40d348ffdab9
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
