@@ -5,6 +5,9 @@ import { get, post } from '../helpers/http.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 import { LIBUNIS_C, PSJSON, PYTHON_REQUESTS_DATA, TYPED_CLIENTS, unisClients, unisSchema, type ClientHeaders } from '../helpers/unis-clients.js';
 import { wire } from '../helpers/wire.js';
+import { SocketClient } from '../helpers/subscribers.js';
+import { TopologyClient } from '../../generated/client/rest.js';
+import { UNISRT_AIOHTTP } from '../helpers/unis-clients.js';
 
 const run = promisify(execFile);
 
@@ -151,5 +154,143 @@ describe('UNIS, request for request (round two)', function () {
         else assert.match(answer.body.error.message, /register it with POST \/events/);
       });
     }
+  });
+  describe('§3 ids: any character but / ? # whitespace and controls, up to 1,024 bytes, stored and addressed as sent', function () {
+    const unisrt = UNISRT_AIOHTTP;
+    // [name, {given: the id, want: the selfRef's last segment}]
+    const ids: [string, { given: string; want: string }][] = [
+      ['a URN', { given: 'urn:ogf:network:domain=example.net:node=VM-0:port=if0', want: 'urn:ogf:network:domain=example.net:node=VM-0:port=if0' }],
+      ['unisencoder\'s %3A', { given: 'urn:ogf:network:domain=geni.net:node=VM-0%3Aif0', want: 'urn:ogf:network:domain=geni.net:node=VM-0%3Aif0' }],
+      ['GENI\'s + and @', { given: 'urn:publicid:IDN+emulab.net+sliver+12345@pc1', want: 'urn:publicid:IDN+emulab.net+sliver+12345@pc1' }],
+      ['every sub-delim', { given: "a!$&'()*+,;=b", want: "a!$&'()*+,;=b" }],
+      ['characters outside pchar are encoded', { given: 'a"b[c]{d}|e^f`g\\h<i>', want: 'a%22b%5Bc%5D%7Bd%7D%7Ce%5Ef%60g%5Ch%3Ci%3E' }],
+      ['non-ASCII (UTF-8)', { given: 'nœud-ü', want: 'n%C5%93ud-%C3%BC' }],
+      ['1,024 bytes', { given: `x${'é'.repeat(511)}y`, want: `x${'%C3%A9'.repeat(511)}y` }],
+    ];
+    for (const [name, { given, want }] of ids) {
+      it(`${name}: stored as sent, selfRef as UNIS wrote it, found at the id as sent and percent-encoded`, async () => {
+        const collection = 'ports';
+        const expected = `${server.url}/${collection}/${want}`;
+        // UNISrt POSTs an array, each with a selfRef it built as {url}/{collection}/{id}.
+        const created = await wire(server.url, { method: 'POST', target: `/${collection}`, headers: unisrt, body: JSON.stringify([{ id: given, selfRef: `${server.url}/${collection}/${given}`, $schema: unisSchema('port'), name: 'p', description: 'kept' }]) });
+        assert.equal(created.status, 201, created.text);
+        assert.equal(created.body.id, given);
+        assert.equal(created.body.selfRef, expected);
+        assert.equal(created.headers.get('location'), expected);
+        // Where the id is a valid segment, the client's joined address equals the selfRef as a string.
+        if (want === given) assert.equal(`${server.url}/${collection}/${given}`, created.body.selfRef);
+        const targets = [...new Set([`/${collection}/${want}`, `/${collection}/${encodeURIComponent(given)}`, `/${collection}/${want}/`, `/${collection}/${want}?`])];
+        for (const target of targets) {
+          const read = await wire(server.url, { method: 'GET', target, headers: unisrt });
+          assert.equal(read.status, 200, `${target}: ${read.text}`);
+          assert.equal(read.body.id, given, target);
+          assert.equal(read.body.selfRef, expected, target);
+        }
+        // The SDK writes the path of the id itself.
+        const sdk = new TopologyClient({ baseUrl: server.url });
+        assert.equal((await sdk.ports.get(given)).value.id, given);
+        // PUT in UNIS's type merges, PATCH patches, DELETE deletes: all at the selfRef.
+        const put = await wire(server.url, { method: 'PUT', target: `/${collection}/${want}`, headers: unisrt, body: JSON.stringify({ name: 'q' }) });
+        assert.equal(put.status, 201, put.text);
+        assert.equal(put.body.description, 'kept');
+        assert.equal(put.headers.get('location'), expected);
+        const patched = await wire(server.url, { method: 'PATCH', target: `/${collection}/${encodeURIComponent(given)}`, headers: [['Content-Type', 'application/merge-patch+json']], body: '{"name":"r"}' });
+        assert.equal(patched.status, 200, patched.text);
+        assert.equal(patched.body.name, 'r');
+        // selfRef= finds it (the value percent-encoded in the query string, as any encoder writes it);
+        // a `,` or `|` in a value cannot be asked for (§5: the query is decoded before it is parsed).
+        if (!/[,|]/.test(given)) {
+          const byRef = await wire(server.url, { method: 'GET', target: `/${collection}?selfRef=${encodeURIComponent(expected)}`, headers: [['Accept', 'application/json']] });
+          assert.deepEqual(byRef.body.map((p: { id: string }) => p.id), [given], byRef.text);
+        }
+        assert.equal((await wire(server.url, { method: 'DELETE', target: `/${collection}/${want}`, headers: unisrt })).status, 204);
+        assert.equal((await wire(server.url, { method: 'GET', target: `/${collection}/${want}`, headers: [['Accept', 'application/json']] })).status, 404);
+      });
+    }
+
+    const refused: [string, { given: unknown }][] = [
+      ['a /', { given: 'a/b' }],
+      ['a ?', { given: 'a?b' }],
+      ['a #', { given: 'a#b' }],
+      ['a space', { given: 'a b' }],
+      ['a tab', { given: 'a\tb' }],
+      ['a no-break space', { given: 'a\u00a0b' }],
+      ['a control character', { given: 'a\u0001b' }],
+      ['a C1 control character', { given: 'a\u0085b' }],
+      ['.', { given: '.' }],
+      ['..', { given: '..' }],
+      ['the empty string', { given: '' }],
+      ['1,025 bytes', { given: `x${'é'.repeat(511)}yz` }],
+      ['1,025 ASCII characters', { given: 'x'.repeat(1025) }],
+    ];
+    for (const [name, { given }] of refused) {
+      it(`an id with ${name}: 400 naming /0/id, nothing stored`, async () => {
+        const answer = await wire(server.url, { method: 'POST', target: '/ports', headers: unisrt, body: JSON.stringify([{ id: given, name: 'refused' }, { name: 'other' }]) });
+        assert.equal(answer.status, 400, answer.text);
+        assert.ok(answer.body.error.details.some((d: { path: string }) => d.path === '/0/id'), answer.text);
+      });
+    }
+
+    it('precedence: a segment with a % names the id as sent when that id was ever stored, else the decoded id', async () => {
+      const collection = 'nodes';
+      await post(`${server.url}/${collection}`, [{ id: 'prec:a', name: 'colon' }, { id: 'prec%3Ab', name: 'percent' }, { id: 'prec:c', name: 'colon c' }, { id: 'prec%3Ac', name: 'percent c' }], TYPED);
+      const cases: [string, { given: string; want: string | undefined }][] = [
+        ['the decoded id, none stored as sent', { given: 'prec%3Aa', want: 'prec:a' }],
+        ['the id as sent, none stored decoded', { given: 'prec%3Ab', want: 'prec%3Ab' }],
+        ['both stored: the id as sent (what selfRef writes)', { given: 'prec%3Ac', want: 'prec%3Ac' }],
+        ['both stored: the other one plainly', { given: 'prec:c', want: 'prec:c' }],
+        ['both stored: the one with a %, percent-encoded', { given: 'prec%253Ac', want: 'prec%3Ac' }],
+        ['neither', { given: 'prec%3Ad', want: undefined }],
+      ];
+      for (const [name, { given, want }] of cases) {
+        const answer = await wire(server.url, { method: 'GET', target: `/${collection}/${given}`, headers: [['Accept', 'application/json']] });
+        if (want === undefined) assert.equal(answer.status, 404, name);
+        else assert.equal(answer.body?.id, want, `${name}: ${answer.text}`);
+      }
+      // Deleted, an id as sent keeps its address: the segment does not fall through to the other resource.
+      assert.equal((await wire(server.url, { method: 'DELETE', target: '/nodes/prec%3Ac', headers: [] })).status, 204);
+      assert.equal((await wire(server.url, { method: 'GET', target: '/nodes/prec%3Ac', headers: [['Accept', 'application/json']] })).status, 404);
+      // The SDK's path names exactly its id.
+      const sdk = new TopologyClient({ baseUrl: server.url });
+      assert.equal((await sdk.nodes.get('prec:c')).value.name, 'colon c');
+      assert.equal((await sdk.nodes.get('prec%3Ab')).value.name, 'percent');
+    });
+
+    it('expand follows references written as selfRef writes them and as they were written percent-encoded', async () => {
+      const port = 'urn:ogf:network:node=VM-1%3Aif0';
+      await post(`${server.url}/ports`, { id: port, name: 'expanded' }, TYPED);
+      const refs = [`${server.url}/ports/${port}`, `${server.url}/ports/${encodeURIComponent(port)}`];
+      await post(`${server.url}/nodes`, { id: 'r2-expand', ports: refs.map((href) => ({ href, rel: 'full' })) }, TYPED);
+      const answer = await get(`${server.url}/nodes/r2-expand?expand`, TYPED);
+      assert.deepEqual(answer.body.ports.map((p: { id?: string; name?: string }) => [p.id, p.name]), [[port, 'expanded'], [port, 'expanded']], answer.text);
+    });
+
+    it('/subscribe/<c>/<id> names the id as a REST path does', async () => {
+      const id = 'urn:sub:VM-2%3Aif0';
+      await post(`${server.url}/ports`, { id, name: 'before' }, TYPED);
+      const sockets = await Promise.all([`/subscribe/ports/${id}`, `/subscribe/ports/${encodeURIComponent(id)}`].map((path) => SocketClient.open(server.url, path)));
+      try {
+        await Promise.all(sockets.map((s) => s.settled()));
+        await post(`${server.url}/ports`, { id, name: 'after' }, TYPED);
+        for (const socket of sockets) {
+          const [frame] = await socket.changesAtLeast(1);
+          assert.equal((frame!.data as { id: string }).id, id);
+        }
+      } finally {
+        for (const socket of sockets) socket.close();
+      }
+    });
+
+    it('a metadata id with a %: /events registers it by its selfRef, /data/<mid> at the mid as sent', async () => {
+      const mid = 'urn:md:VM-3%3Aif0';
+      const metadata = (await post(`${server.url}/metadata`, { id: mid, subject: { href: `${server.url}/nodes/n`, rel: 'full' }, eventType: 'ps:tools:test:pct' }, TYPED)).body;
+      assert.equal(metadata.selfRef, `${server.url}/metadata/${mid}`);
+      const registered = await post(`${server.url}/events`, { metadata_URL: metadata.selfRef, collection_size: 10 }, TYPED);
+      assert.equal(registered.status, 201, registered.text);
+      assert.equal(registered.body.id, mid);
+      assert.equal(registered.body.data, `${server.url}/data/${mid}`);
+      const read = await wire(server.url, { method: 'GET', target: `/data/${mid}`, headers: [['Accept', 'application/json']] });
+      assert.equal(read.status, 200, read.text);
+    });
   });
 });
