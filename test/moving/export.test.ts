@@ -157,8 +157,8 @@ describe('export back to UNIS', function () {
     assert.equal(nodes.find((d) => d.id === 'u1')!['\\$schema'], UNIS_NODE);
     // References as the service answers them.
     assert.deepEqual((await lines(folder, 'links'))[0]!.endpoints, [
-      { href: `${PUBLIC_URL}/ports/cn1%3Ap0`, rel: 'full' },
-      { href: `${PUBLIC_URL}/ports/cn2%3Ap0`, rel: 'full' },
+      { href: `${PUBLIC_URL}/ports/cn1:p0`, rel: 'full' },
+      { href: `${PUBLIC_URL}/ports/cn2:p0`, rel: 'full' },
     ]);
 
     const [registration, ...more] = await lines(folder, 'events_cache');
