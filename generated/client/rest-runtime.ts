@@ -275,6 +275,17 @@ function encodeValue(value: Scalar, comparison?: Comparison): string {
   return encodeURIComponent(PREFIXED.test(value) ? `string:${value}` : value);
 }
 
+/**
+ * A resource id as a path segment that names it and nothing else (the service's
+ * server/storage/id-segment.ts pathSegment): characters a segment allows unencoded (RFC 3986
+ * `pchar`) stay, so an id without `%` reads the same decoded or as sent; `%` and anything else
+ * are percent-encoded. `encodeURIComponent` would write `urn:a` as `urn%3Aa`, which the service
+ * reads as sent first (an id may hold `%3A`: rest-contract §3, revised 2026-11-29).
+ */
+function idSegment(id: string): string {
+  return /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/gu, (run) => encodeURIComponent(run));
+}
+
 function encodeTerm(term: Term, withField: boolean): string {
   const head = withField ? `${encodeURIComponent(term.field)}=` : '';
   const comparison = term.comparison ? `${term.comparison}=` : '';
@@ -500,7 +511,7 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
   }
 
   private item(id: string): string {
-    return `/${this.name}/${encodeURIComponent(id)}`;
+    return `/${this.name}/${idSegment(id)}`;
   }
 
   /** Insert one resource; the service assigns `id` (unless given), `ts` and `selfRef`. */
@@ -646,6 +657,6 @@ export class CollectionAt<T, F> {
 
   /** The representation the resource had at the instant (a NotFoundError when it had none). */
   async get(id: string): Promise<Versioned<T>> {
-    return versioned<T>(await this.http.request('GET', `/${this.name}/${encodeURIComponent(id)}?at=${this.instant}`));
+    return versioned<T>(await this.http.request('GET', `/${this.name}/${idSegment(id)}?at=${this.instant}`));
   }
 }

@@ -468,9 +468,9 @@ export const schemaDocuments: Readonly<Record<string, Readonly<Record<string, un
       "id": {
         "type": "string",
         "minLength": 1,
-        "maxLength": 256,
-        "pattern": "^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$",
-        "description": "Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`."
+        "maxLength": 1024,
+        "pattern": "^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$",
+        "description": "Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name."
       },
       "ts": {
         "type": "integer",

@@ -11,7 +11,7 @@ export interface NetworkResource {
    */
   $schema?: string;
   /**
-   * Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`.
+   * Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name.
    */
   id?: string;
   /**

@@ -8,11 +8,11 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 export const validateDomain = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://topocat.dev/schema/20120709/domain","title":"Domain","description":"An administrative domain and the resources it holds. A POST may embed whole resources in its reference arrays (composite insert).","x-collection":"domains","type":"object","allOf":[{"$ref":"networkresource"}],"properties":{"nodes":{"$ref":"reference#/$defs/references","x-embed":"node"},"ports":{"$ref":"reference#/$defs/references","x-embed":"port"},"links":{"$ref":"reference#/$defs/references","x-embed":"link"},"paths":{"$ref":"reference#/$defs/references","x-embed":"path"},"networks":{"$ref":"reference#/$defs/references","x-embed":"network"},"domains":{"$ref":"reference#/$defs/references","x-embed":"domain"}}};
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://topocat.dev/schema/20120709/networkresource","title":"NetworkResource","x-collection":false,"description":"Fields every network resource carries (UNIS's networkresource). Kinds extend it with allOf; unknown extra fields are kept because UNIS was open.","type":"object","properties":{"$schema":{"type":"string","format":"uri","description":"Address of the kind's schema, `{schema_base}/<kind>#`."},"id":{"type":"string","minLength":1,"maxLength":256,"pattern":"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$","description":"Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`."},"ts":{"type":"integer","description":"Version timestamp in microseconds since the Unix epoch; set by the server on every write."},"selfRef":{"type":"string","format":"uri","description":"`{base_url}/<collection>/<id>`; set by the server."},"urn":{"type":"string","x-index":true,"description":"Free-form identifier."},"name":{"type":"string","x-index":true},"description":{"type":"string"},"status":{"type":"string"},"lifetimes":{"type":"array","items":{"$ref":"#/$defs/lifetime"}},"location":{"title":"Location","type":"object","properties":{"continent":{"type":"string"},"country":{"type":"string"},"zipcode":{"type":"string"},"state":{"type":"string"},"institution":{"type":"string","x-index":true},"city":{"type":"string"},"street_address":{"type":"string"},"floor":{"type":"string"},"room":{"type":"string"},"cage":{"type":"string"},"rack":{"type":"string"},"shelf":{"type":"string"},"latitude":{"type":"number"},"longitude":{"type":"number"}}},"properties":{"type":"object","description":"Free-form properties."},"relations":{"type":"object","description":"Named lists of references to related resources.","additionalProperties":{"$ref":"reference#/$defs/references"}}},"$defs":{"lifetime":{"title":"Lifetime","type":"object","properties":{"start":{"type":"string"},"end":{"type":"string"}}}}};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://topocat.dev/schema/20120709/networkresource","title":"NetworkResource","x-collection":false,"description":"Fields every network resource carries (UNIS's networkresource). Kinds extend it with allOf; unknown extra fields are kept because UNIS was open.","type":"object","properties":{"$schema":{"type":"string","format":"uri","description":"Address of the kind's schema, `{schema_base}/<kind>#`."},"id":{"type":"string","minLength":1,"maxLength":1024,"pattern":"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$","description":"Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name."},"ts":{"type":"integer","description":"Version timestamp in microseconds since the Unix epoch; set by the server on every write."},"selfRef":{"type":"string","format":"uri","description":"`{base_url}/<collection>/<id>`; set by the server."},"urn":{"type":"string","x-index":true,"description":"Free-form identifier."},"name":{"type":"string","x-index":true},"description":{"type":"string"},"status":{"type":"string"},"lifetimes":{"type":"array","items":{"$ref":"#/$defs/lifetime"}},"location":{"title":"Location","type":"object","properties":{"continent":{"type":"string"},"country":{"type":"string"},"zipcode":{"type":"string"},"state":{"type":"string"},"institution":{"type":"string","x-index":true},"city":{"type":"string"},"street_address":{"type":"string"},"floor":{"type":"string"},"room":{"type":"string"},"cage":{"type":"string"},"rack":{"type":"string"},"shelf":{"type":"string"},"latitude":{"type":"number"},"longitude":{"type":"number"}}},"properties":{"type":"object","description":"Free-form properties."},"relations":{"type":"object","description":"Named lists of references to related resources.","additionalProperties":{"$ref":"reference#/$defs/references"}}},"$defs":{"lifetime":{"title":"Lifetime","type":"object","properties":{"start":{"type":"string"},"end":{"type":"string"}}}}};
 const schema33 = {"title":"Lifetime","type":"object","properties":{"start":{"type":"string"},"end":{"type":"string"}}};
 const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const pattern4 = new RegExp("^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$", "u");
+const pattern4 = new RegExp("^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
 const schema35 = {"title":"References","type":"array","items":{"$ref":"#/$defs/reference"}};
 const schema36 = {"title":"Reference","description":"A pointer to another resource.","type":"object","properties":{"href":{"type":"string","format":"uri","description":"Address of the referenced resource."},"rel":{"const":"full","description":"Only \"full\" is used."}},"required":["href"]};
 
@@ -147,8 +147,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(func1(data1) > 1024){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -168,7 +168,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!pattern4.test(data1)){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"+"\""};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -727,7 +727,7 @@ validate20.evaluated = {"props":{"nodes":true,"ports":true,"links":true,"paths":
 
 export const validateExnode = validate33;
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://topocat.dev/schema/20120709/exnode","title":"Exnode","description":"A file or directory stored as extents on depots (UNIS's exnode, used by libdlt, IDMS and dlt-web). UNIS published it as .../schema/exnode/<n>/exnode#.","x-collection":"exnodes","x-unis-name":"eXnode","type":"object","properties":{"$schema":{"type":"string","format":"uri"},"id":{"$ref":"networkresource#/properties/id"},"ts":{"type":"integer","description":"Version timestamp in microseconds since the Unix epoch; set by the server."},"selfRef":{"type":"string","format":"uri"},"name":{"type":"string","x-index":true},"size":{"type":"integer","description":"Size in bytes."},"mode":{"enum":["file","directory"]},"created":{"type":"integer","description":"Creation time (UNIS: a 64-bit integer timestamp)."},"modified":{"type":"integer","description":"Time of the last change."},"urn":{"type":"string"},"description":{"type":"string"},"status":{"type":"string"},"parent":{"description":"The directory that holds it, or null.","anyOf":[{"$ref":"reference#/$defs/reference"},{"type":"null"}]},"extents":{"type":"array","description":"The extents that make up a file: whole extents or references to them.","items":{"anyOf":[{"$ref":"extent"},{"$ref":"reference#/$defs/reference"}]}},"properties":{"type":"object","description":"Free-form properties."}},"required":["name","size","mode","created","modified","parent"]};
-const schema40 = {"type":"string","minLength":1,"maxLength":256,"pattern":"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$","description":"Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`."};
+const schema40 = {"type":"string","minLength":1,"maxLength":1024,"pattern":"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$","description":"Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name."};
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://topocat.dev/schema/20120709/extent","title":"Extent","description":"A chunk of a file's data at some location (UNIS's extent). UNIS published it as .../schema/exnode/<n>/extent#.","x-collection":"extents","x-unis-name":"extent","type":"object","properties":{"$schema":{"type":"string","format":"uri"},"id":{"$ref":"networkresource#/properties/id"},"ts":{"type":"integer","description":"Version timestamp in microseconds since the Unix epoch; set by the server."},"selfRef":{"type":"string","format":"uri"},"location":{"type":"string","description":"Where the extent resides, as a URI (ibp://…)."},"size":{"type":"integer","description":"Size in bytes."},"offset":{"type":"integer","description":"Offset of this chunk in the file."},"index":{"type":"integer","description":"Relative index of the extent."},"parent":{"description":"The exnode it belongs to, or null.","anyOf":[{"$ref":"reference#/$defs/reference"},{"type":"null"}]}},"required":["location","size","offset","parent"]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -810,8 +810,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(func1(data1) > 1024){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -831,7 +831,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!pattern4.test(data1)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"+"\""};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1164,8 +1164,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(func1(data1) > 1024){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1185,7 +1185,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!pattern4.test(data1)){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"+"\""};
+const err10 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2458,8 +2458,8 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(func1(data1) > 256){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(func1(data1) > 1024){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2479,7 +2479,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!pattern4.test(data1)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[A-Za-z0-9._~:-]+$"+"\""};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"networkresource#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"},message:"must match pattern \""+"^(?!\\.\\.?$)[^/?#\\s\\u0000-\\u001f\\u007f-\\u009f]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }

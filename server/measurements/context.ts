@@ -1,7 +1,9 @@
 import type { RouterContext } from '@koa/router';
 import type { Limits } from '../config.js';
-import { notFound } from '../http/errors.js';
+import { notFound, type HttpError } from '../http/errors.js';
+import { selfRefSegment } from '../storage/id-segment.js';
 import type { Representations } from '../wire/representation.js';
+import { possibleId } from '../rest/request.js';
 import type { MeasurementStore, Series } from '../storage/measurements/store.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { EventStreamOptions } from '../subscriptions/event-stream.js';
@@ -17,24 +19,40 @@ export interface MeasurementContext {
   readonly events: EventStreamOptions;
 }
 
-/** Most characters of a mid: the metadata id it is (ids are at most 256). */
-const MAX_MID = 256;
-
-/** A mid that cannot exist (control characters, too long) is refused before storage sees it. */
+/** A mid that cannot exist (control characters, too long: a mid is the metadata id it is) is refused before storage sees it. */
 export function plausibleMid(mid: unknown): mid is string {
-  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  return typeof mid === 'string' && mid !== '' && mid.length <= MAX_MID && !/[\u0000-\u001f\u007f]/.test(mid);
+  return typeof mid === 'string' && possibleId(mid);
 }
 
 /** The series of the path's `:mid`, or 404. */
 export async function pathSeries(ctx: RouterContext, measurements: MeasurementStore): Promise<Series> {
-  const mid = ctx.params.mid!;
-  const series = plausibleMid(mid) ? await measurements.series(mid) : undefined;
-  if (!series) throw notFound(`no measurement series "${mid.slice(0, 200)}"; register it with POST /events`);
+  const series = await pathSeriesIfAny(ctx, measurements);
+  if (!series) throw seriesNotFound(ctx);
   return series;
+}
+
+/**
+ * The series of the path's `:mid`, or undefined when none was registered. The mid is read as a
+ * REST path's id is (rest/request.ts pathId): a segment with a `%` as sent when a series has it,
+ * else decoded.
+ */
+export async function pathSeriesIfAny(ctx: RouterContext, measurements: MeasurementStore): Promise<Series | undefined> {
+  const path = ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
+  const raw = path.slice(path.lastIndexOf('/') + 1);
+  const readings = (raw === ctx.params.mid ? [raw] : [raw, ctx.params.mid!]).filter(plausibleMid);
+  for (const mid of readings) {
+    const series = await measurements.series(mid);
+    if (series) return series;
+  }
+  return undefined;
+}
+
+/** The 404 of a mid never registered: it says how to register one. */
+export function seriesNotFound(ctx: RouterContext): HttpError {
+  return notFound(`no measurement series "${ctx.params.mid!.slice(0, 200)}"; register it with POST /events`);
 }
 
 /** Where a series' points are: `{base}/data/<mid>`. */
 export function dataAddress(representations: Representations, mid: string): string {
-  return `${representations.addresses.baseUrl}/data/${encodeURIComponent(mid)}`;
+  return `${representations.addresses.baseUrl}/data/${selfRefSegment(mid)}`;
 }

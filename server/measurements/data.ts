@@ -12,7 +12,7 @@ import { streamArray } from '../wire/json-array.js';
 import { NEWEST_MAX, PAGE_MAX, type PointBatch, type Series } from '../storage/measurements/store.js';
 import { followStream, wantsEventStream } from '../subscriptions/event-stream.js';
 import { checkPoints, datumRule } from './datum.js';
-import { pathSeries, plausibleMid, type MeasurementContext } from './context.js';
+import { pathSeries, pathSeriesIfAny, plausibleMid, seriesNotFound, type MeasurementContext } from './context.js';
 import { dataKind } from './kind.js';
 
 /** Points in one answer unless `limit` says otherwise (UNIS answered 10⁹; dlt-web asks for 300). */
@@ -133,7 +133,15 @@ export function readData(context: MeasurementContext): RouterMiddleware {
     }
     const type = responseType(ctx);
     const query = pointQuery(ctx, context);
-    const series = await pathSeries(ctx, context.measurements);
+    const series = await pathSeriesIfAny(ctx, context.measurements);
+    if (!series) {
+      // A mid never registered (rest-contract §14, revised 2026-11-29): UNIS HEAD's `200 []` in
+      // UNIS form; typed requests get the 404 that says how to register it.
+      if (typedRequest(ctx.get('accept'))) throw seriesNotFound(ctx);
+      ctx.set('Content-Type', contentTypeHeader(type, undefined));
+      ctx.body = ctx.method === 'HEAD' ? '' : '[]';
+      return;
+    }
     const conditions = typeConditions(query.conditions, dataKind.fields, { integralTs: false });
     // In UNIS form without `sort`, the newest points oldest first (rest-contract §14): UNIS
     // answered every point in insertion order, and clients take the last element as the newest.

@@ -2,6 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import { authorize } from '../auth.js';
 import { badRequest, notFound, type ErrorDetail } from '../http/errors.js';
 import { readJsonBody } from '../wire/body.js';
+import { chosenReading, readingsOf, selfRefSegment } from '../storage/id-segment.js';
 import { QueryError } from '../query/errors.js';
 import { parseQuery } from '../query/parse.js';
 import { contentTypeHeader, requestProfile, responseType } from '../wire/media.js';
@@ -19,8 +20,11 @@ interface Range {
   lte?: number;
 }
 
-/** The metadata id a `metadata_URL` names: its last two path segments are `metadata/<id>`. */
-function metadataIdOf(url: string): string | undefined {
+/**
+ * The metadata ids a `metadata_URL` can name (its last two path segments are `metadata/<id>`),
+ * in order of precedence, as a REST path names them (storage/id-segment.ts readingsOf).
+ */
+function metadataIdsOf(url: string): string[] | undefined {
   let path: string;
   try {
     path = new URL(url).pathname;
@@ -30,18 +34,15 @@ function metadataIdOf(url: string): string | undefined {
   const segments = path.split('/');
   const id = segments.at(-1);
   if (segments.at(-2) !== 'metadata' || id === undefined || id === '') return undefined;
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return undefined;
-  }
+  const readings = readingsOf(id).filter(plausibleMid);
+  return readings.length === 0 ? undefined : readings;
 }
 
 /** What `POST /events` answers and `GET /events` lists for one series. */
 function registrationBody(context: MeasurementContext, series: Series): Record<string, unknown> {
   return {
     id: series.mid,
-    selfRef: `${context.representations.addresses.baseUrl}/events/${encodeURIComponent(series.mid)}`,
+    selfRef: `${context.representations.addresses.baseUrl}/events/${selfRefSegment(series.mid)}`,
     metadata_URL: series.metadataUrl,
     collection_size: series.collectionSize,
     ttl: series.ttl,
@@ -63,9 +64,9 @@ export function registerSeries(context: MeasurementContext): RouterMiddleware {
     const body = requireObject(await readJsonBody(ctx, context.limits), 'the body');
     const issues: ErrorDetail[] = [];
     const url = body.metadata_URL;
-    const metadataId = typeof url === 'string' ? metadataIdOf(url) : undefined;
+    const metadataIds = typeof url === 'string' ? metadataIdsOf(url) : undefined;
     if (typeof url !== 'string') issues.push({ path: '/metadata_URL', message: 'is required: the address of a metadata resource of this service' });
-    else if (metadataId === undefined || !plausibleMid(metadataId)) issues.push({ path: '/metadata_URL', message: 'must be the address of a metadata resource ({base}/metadata/<id>)' });
+    else if (metadataIds === undefined) issues.push({ path: '/metadata_URL', message: 'must be the address of a metadata resource ({base}/metadata/<id>)' });
     const size = body.collection_size;
     if (!Number.isSafeInteger(size) || (size as number) < 1 || (size as number) > MAX_COLLECTION_SIZE) {
       issues.push({ path: '/collection_size', message: `is required: the most points the series keeps, an integer from 1 to ${MAX_COLLECTION_SIZE}` });
@@ -74,11 +75,12 @@ export function registerSeries(context: MeasurementContext): RouterMiddleware {
     if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) issues.push({ path: '/ttl', message: 'must be a number of seconds a point lives, 0 for ever' });
     if (issues.length > 0) throw badRequest('the series registration failed validation', issues);
 
-    const metadata = await context.store.current('metadata', metadataId!);
-    if (!metadata) throw badRequest('metadata_URL names no metadata resource of this service', [{ path: '/metadata_URL', message: `no metadata with id "${metadataId!.slice(0, 200)}"` }]);
+    const metadataId = await chosenReading(metadataIds!, (id) => context.store.known('metadata', id));
+    const metadata = await context.store.current('metadata', metadataId);
+    if (!metadata) throw badRequest('metadata_URL names no metadata resource of this service', [{ path: '/metadata_URL', message: `no metadata with id "${metadataId.slice(0, 200)}"` }]);
     const datumSchema = (JSON.parse(metadata.doc) as { parameters?: { datumSchema?: unknown } }).parameters?.datumSchema;
     const { series, created } = await context.measurements.register({
-      mid: metadataId!,
+      mid: metadataId,
       metadataUrl: url as string,
       collectionSize: size as number,
       ttl: ttl as number,

@@ -9,7 +9,8 @@ type Resolved = true | false | Term;
 /**
  * `$schema` and `selfRef` are not stored (see Representations): conditions and sort keys on them
  * become conditions on what they derive from. `selfRef=<address>` is `id=<id>` for an address of
- * this service under any of its bases; `$schema=<address>` holds for every resource of the kind
+ * this service under any of its bases (`id` IN both readings of a segment with a `%`, see
+ * storage/id-segment.ts); `$schema=<address>` holds for every resource of the kind
  * or for none. Only equality (and lists) can be asked of them.
  */
 export function resolveDerived(query: ParsedQuery, kind: KindDescriptor, representations: Representations): ParsedQuery {
@@ -23,7 +24,8 @@ export function resolveDerived(query: ParsedQuery, kind: KindDescriptor, represe
     if (term.field[0] === '$schema') return addresses.some((a) => representations.schemaProblem(kind, a, '') === undefined);
     const ids = addresses.flatMap((a) => {
       const named = representations.resourceAt(a);
-      return named?.kind === kind ? [{ value: named.id, type: 'string' as const }] : [];
+      // Either reading of an address's id (see readingsOf): which one is stored is the database's to say.
+      return named?.kind === kind ? named.ids.map((id) => ({ value: id, type: 'string' as const })) : [];
     });
     return ids.length === 0 ? false : { ...term, field: ['id'], values: ids };
   };

@@ -1,4 +1,5 @@
 import type { ResourceStore } from '../storage/resource-store.js';
+import { chosenReading } from '../storage/id-segment.js';
 import { defineMember, type Representations } from '../wire/representation.js';
 
 /** Most distinct resources one answer expands; references past it stay references. */
@@ -48,8 +49,9 @@ export class Expander {
     if (found === undefined) {
       const named = this.representations.resourceAt(href);
       if (!named || this.read.size >= MAX_INLINED) return Promise.resolve(undefined);
-      const stored = this.at === undefined ? this.store.current(named.kind.collection, named.id) : this.store.at(named.kind.collection, named.id, this.at);
-      found = stored.then((r) => (r ? JSON.parse(this.representations.render(named.kind, r)) : undefined));
+      const { kind, ids } = named;
+      const stored = chosenReading(ids, (id) => this.store.known(kind.collection, id)).then((id) => (this.at === undefined ? this.store.current(kind.collection, id) : this.store.at(kind.collection, id, this.at)));
+      found = stored.then((r) => (r ? JSON.parse(this.representations.render(kind, r)) : undefined));
       this.read.set(href, found);
     }
     return found;

@@ -6,9 +6,10 @@ import { PreconditionFailed, ResourceConflict, ResourceMissing, SeriesMissing } 
 import { parseQuery } from '../query/parse.js';
 import type { ParsedQuery, QueryScope } from '../query/syntax.js';
 import { typeConditions } from '../query/typing.js';
-import type { Selection } from '../storage/resource-store.js';
+import type { ResourceStore, Selection } from '../storage/resource-store.js';
 import { readJsonBody } from '../wire/body.js';
 import { resolveDerived } from './derived-query.js';
+import { chosenReading, MAX_ID_BYTES } from '../storage/id-segment.js';
 import { requestProfile } from '../wire/media.js';
 import type { Representations } from '../wire/representation.js';
 
@@ -42,19 +43,32 @@ export function pastNotFollowed(query: ParsedQuery): void {
 }
 
 /**
- * The id of the path. One with control characters cannot exist (ids are stored text, and
- * PostgreSQL cannot even hold a NUL), so it is a 404 before any database sees it.
+ * The id the path names (rest-contract §3, revised 2026-11-29). The router decodes the segment;
+ * a segment with a `%` is also read as sent (storage/id-segment.ts readingsOf): an id may hold `%`
+ * (unisencoder's `VM-0%3Aif0`), and UNIS clients join ids into addresses unencoded, as `selfRef`
+ * writes them. The reading as sent wins when that id was ever stored in the collection, else the
+ * decoded one is meant. An id that cannot exist (control characters, too long: possibleId) is a
+ * 404 before any database sees it.
  */
-export function pathId(ctx: RouterContext, kind: KindDescriptor): string {
-  const id = ctx.params.id!;
-  if (!possibleId(id)) throw notFound(`no ${kind.name} with that id`);
-  return id;
+export async function pathId(ctx: RouterContext, kind: KindDescriptor, store: ResourceStore): Promise<string> {
+  const readings = pathReadings(ctx).filter(possibleId);
+  if (readings.length === 0) throw notFound(`no ${kind.name} with that id`);
+  return readings.length === 1 ? readings[0]! : chosenReading(readings, (id) => store.known(kind.collection, id));
+}
+
+/** The readings of the path's `:id` (see readingsOf): the raw last segment, and the router's decoding of it. */
+function pathReadings(ctx: RouterContext): string[] {
+  const decoded = ctx.params.id!;
+  // Koa's ctx.path is the request's path as sent; `:id` is its last segment (a trailing slash is accepted).
+  const path = ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
+  const raw = path.slice(path.lastIndexOf('/') + 1);
+  return raw === decoded ? [raw] : [raw, decoded];
 }
 
 /** Whether a decoded path id may name a stored resource (pathId; the fast path, operations/hot-read.ts). */
 export function possibleId(id: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-  return !/[\u0000-\u001f\u007f]/.test(id);
+  return id !== '' && id.length <= MAX_ID_BYTES && !/[\u0000-\u001f\u007f]/.test(id) && (id.length * 3 <= MAX_ID_BYTES || Buffer.byteLength(id) <= MAX_ID_BYTES);
 }
 
 export function requireObject(value: unknown, what: string): Record<string, unknown> {

@@ -1,9 +1,10 @@
 import type { TextRun } from './contract/rows.js';
+import { selfRefSegment } from './id-segment.js';
 
 /**
  * The JSON text of a stored document as answers carry it: `head` (members the answer puts
  * first, ending inside an open string that the id completes: `{"$schema":"…","selfRef":"…/nodes/`),
- * the id URI-encoded, then the stored document after its `{`. Stored documents are objects that
+ * the id as selfRef writes it (id-segment.ts), then the stored document after its `{`. Stored documents are objects that
  * start with `{` and hold at least `id`, so nothing is parsed or serialised again. One function,
  * used where answers are rendered (wire/representation.ts) and where reader threads render
  * whole runs of a list (dialects/sqlite/read-worker.ts).
@@ -14,9 +15,9 @@ export function documentText(head: string, id: string, doc: string): string {
     // takes the place of the head's. Such addresses hold no `"` or `\\` (addresses.ts), so the
     // first `"` after it ends the string.
     const end = doc.indexOf('"', STORED_SCHEMA.length);
-    return `${STORED_SCHEMA}${doc.slice(STORED_SCHEMA.length, end)}${head.slice(head.indexOf(HEAD_SELF_REF))}${encodeURIComponent(id)}",${doc.slice(end + 2)}`;
+    return `${STORED_SCHEMA}${doc.slice(STORED_SCHEMA.length, end)}${head.slice(head.indexOf(HEAD_SELF_REF))}${selfRefSegment(id)}",${doc.slice(end + 2)}`;
   }
-  return `${head}${encodeURIComponent(id)}",${doc.slice(1)}`;
+  return `${head}${selfRefSegment(id)}",${doc.slice(1)}`;
 }
 
 /** How a stored document that keeps its client's `$schema` starts. */

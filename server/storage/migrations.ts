@@ -9,6 +9,7 @@ import { serviceFactsMigration } from './service-facts.js';
 import { resultStreamsMigration } from './catalog/result-streams.js';
 import { LockBusy } from './start-lock.js';
 import { historyTimeMigration } from './time-sql.js';
+import { idLengthMigration } from './id-length.js';
 
 /**
  * Schema migrations, kept in code (not a directory of files) so the compiled server carries
@@ -58,6 +59,7 @@ function steps(dialect: Dialect): Record<string, Knex.Migration> {
     '0016_insert_if': dialect.features.history.insertIfMigration,
     '0017_catalog_content_version': catalogContentVersionMigration,
     '0018_list_positions': dialect.features.history.listPositionMigration,
+    '0019_id_length': idLengthMigration(dialect),
   };
 }
 

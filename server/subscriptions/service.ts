@@ -56,7 +56,7 @@ export async function startSubscriptions(options: SubscriptionOptions): Promise<
     poke: () => feed.poke(),
     gauges: () => ({ subscribers: gate.count, bufferedBytes: gate.bufferedBytes() }),
     attach(server) {
-      sockets = attachUnisSockets(server, { hub, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, gate, limits, logger });
+      sockets = attachUnisSockets(server, { hub, store, kinds: [...kinds, ...outside.map((o) => o.kind)], authenticator, gate, limits, logger });
     },
     async close() {
       sockets?.close();

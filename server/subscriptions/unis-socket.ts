@@ -14,6 +14,8 @@ import { SubscriberGate, type Refusal, type Ticket } from './gate.js';
 import { socketAction, unisFrame } from './frames.js';
 import type { Hub } from './hub.js';
 import type { Floor } from '../storage/contract/events.js';
+import type { ResourceStore } from '../storage/resource-store.js';
+import { chosenReading, readingsOf } from '../storage/id-segment.js';
 
 /** How often an open socket is pinged; one that has not answered the last ping is dropped. */
 const PING_MS = 30_000;
@@ -24,6 +26,8 @@ const ENDPOINT = /^\/subscribe(?:\/([^/]+)(?:\/([^/]+))?)?\/?$/;
 
 export interface UnisSocketOptions {
   readonly hub: Hub;
+  /** Where a subscription's id is looked up (see idOfSegment). */
+  readonly store: Pick<ResourceStore, 'known'>;
   readonly kinds: readonly KindDescriptor[];
   readonly authenticator: Authenticator;
   readonly gate: SubscriberGate;
@@ -39,6 +43,15 @@ interface Request {
 }
 
 /** An error frame (the error body of the contract table): the socket stays open. */
+/** A collection's segment decoded; as sent when it cannot be (it then names no collection). */
+function safelyDecoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function errorFrame(message: string, path = '', status: ErrorStatus = 400): string {
   return JSON.stringify(errorBody(status, message, [{ path, message }], undefined));
 }
@@ -62,7 +75,7 @@ function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
  * `access_token=` for browsers). A subscriber whose unsent frames pass the limit is closed.
  */
 export function attachUnisSockets(server: Server, options: UnisSocketOptions): { close(): void } {
-  const { hub, authenticator, gate, limits, logger } = options;
+  const { hub, store, authenticator, gate, limits, logger } = options;
   const kinds = new Map(options.kinds.map((k) => [k.collection, k]));
   // Pings are answered in turn with the subscription messages before them (see Subscriber).
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes, perMessageDeflate: false, autoPong: false });
@@ -73,6 +86,11 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
       socket.destroy();
     });
   });
+
+  const idOfSegment = (collection: string | undefined, raw: string): Promise<string> => {
+    const readings = readingsOf(raw);
+    return collection === undefined || !kinds.has(collection) ? Promise.resolve(readings[readings.length - 1]!) : chosenReading(readings, (id) => store.known(collection, id));
+  };
 
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -86,6 +104,10 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
       if (!(error instanceof CredentialsRejected)) throw error;
       return refuse(socket, 401, error.message, 'WWW-Authenticate: Bearer realm="topocat"\r\n');
     }
+    const collection = endpoint[1] === undefined ? undefined : safelyDecoded(endpoint[1]);
+    // `/subscribe/<c>/<id>` names its id as a REST path does (rest/request.ts pathId): a segment
+    // with a `%` as sent when that id was ever stored, else decoded.
+    const id = endpoint[2] === undefined ? undefined : await idOfSegment(collection, endpoint[2]);
     let opened: WebSocket | undefined;
     const ticket = gate.admit(() => opened?.bufferedAmount ?? 0);
     if (!ticket.admitted) return refuseUpgrade(socket, ticket);
@@ -108,8 +130,6 @@ export function attachUnisSockets(server: Server, options: UnisSocketOptions): {
     sockets.handleUpgrade(req, socket, head, (ws) => {
       socket.off('close', abandoned);
       opened = ws;
-      const collection = endpoint[1] === undefined ? undefined : decodeURIComponent(endpoint[1]);
-      const id = endpoint[2] === undefined ? undefined : decodeURIComponent(endpoint[2]);
       new Subscriber(ws, kinds, hub, ticket, logger).open(collection, id, url.searchParams, floor);
     });
   };

@@ -1,3 +1,5 @@
+import { selfRefSegment } from '../storage/id-segment.js';
+
 /**
  * References into the old service moved onto this one (rest-contract §14): every `href` (and
  * `selfRef`) whose value starts with an old base gets this service's base instead. Only those
@@ -27,7 +29,7 @@ export class Rebase {
   /** Learn the base of a document's `selfRef` (`<base>/<collection>/<id>`), when detecting. */
   learn(selfRef: unknown, collection: string, id: string): void {
     if (!this.detect || typeof selfRef !== 'string') return;
-    for (const tail of [`/${collection}/${id}`, `/${collection}/${encodeURIComponent(id)}`]) {
+    for (const tail of [`/${collection}/${id}`, `/${collection}/${selfRefSegment(id)}`, `/${collection}/${encodeURIComponent(id)}`]) {
       if (selfRef.endsWith(tail) && selfRef.length > tail.length) {
         const base = trimmed(selfRef.slice(0, -tail.length));
         if (base !== this.target) this.bases.add(base);

@@ -59,15 +59,18 @@ export function requestProfile(ctx: Context, options: { mergePatch: boolean }): 
 }
 
 /**
- * Whether the request body is written in UNIS's media type: its Content-Type names
+ * Whether the request body is read as UNIS's media type: its Content-Type names
  * `application/perfsonar+json` (with or without `profile`, also in the lenient forms
- * requestProfile reads). A comma-separated list counts when it lists perfsonar+json anywhere:
- * only UNIS clients write such lists (libunis-c), and UNIS read every body as its own. A PUT in
- * UNIS's type updates as UNIS HEAD did (rest-contract §4, revised 2026-11-28); no Content-Type
- * at all is not UNIS's type (no UNIS client PUTs without one).
+ * requestProfile reads), or there is no Content-Type at all. A comma-separated list counts when
+ * it lists perfsonar+json anywhere: only UNIS clients write such lists (libunis-c), and UNIS read
+ * every body as its own. A body without the header is UNIS's too (rest-contract §2, revised
+ * 2026-11-29): UNIS read every body as its own, and Python `requests` with `data=` sends none, so
+ * a PUT of a partial description must update, never replace (a missing header never turns an
+ * update into a replacement). A PUT in UNIS's type updates as UNIS HEAD did (§4).
  */
 export function unisBody(ctx: Context): boolean {
-  return ctx.get('content-type').split(',').some((text) => parseMediaType(text)?.type === PERFSONAR_JSON);
+  const header = ctx.get('content-type');
+  return header.trim() === '' || header.split(',').some((text) => parseMediaType(text)?.type === PERFSONAR_JSON);
 }
 
 /**
@@ -84,8 +87,72 @@ export function responseType(ctx: Context): string {
 
 /** The response media type an `Accept` header chooses (see responseType); undefined when it admits none. */
 export function negotiatedType(accept: string): string | undefined {
-  if (accept === '') return TOPOLOGY_JSON;
-  return new Negotiator({ headers: { accept } }).mediaType([TOPOLOGY_JSON, PERFSONAR_JSON, JSON_TYPE]);
+  return acceptOf(accept).type;
+}
+
+/** What an `Accept` header decides: the response type (undefined: a 406) and whether the request is typed. */
+interface AcceptDecision {
+  readonly type: string | undefined;
+  readonly typed: boolean;
+}
+
+interface MediaRange {
+  readonly type: string;
+  readonly q: number;
+}
+
+/**
+ * Decisions by `Accept` header: clients send the same few headers again and again, and the hot
+ * path (operations/hot-read.ts) asks on every GET. Bounded: cleared when it holds too many.
+ */
+const decisions = new Map<string, AcceptDecision>();
+const MAX_DECISIONS = 256;
+
+function acceptOf(accept: string): AcceptDecision {
+  let decision = decisions.get(accept);
+  if (decision === undefined) {
+    if (decisions.size >= MAX_DECISIONS) decisions.clear();
+    decisions.set(accept, (decision = decide(accept)));
+  }
+  return decision;
+}
+
+/**
+ * rest-contract §2 and §3 (revised 2026-11-29). Parameters of a range other than `q`
+ * (`application/perfsonar+json; profile=<schema>`, `; charset=utf-8`) are dropped before
+ * matching, as UNIS matched types: strict matching (Negotiator's) made them a 406. An `Accept`
+ * that names `application/perfsonar+json` at the highest `q` it gives is UNIS form, answered
+ * in perfsonar+json whatever else it lists (libunis-c sends
+ * `text/html,application/json,application/perfsonar+json`, and UNIS answered it in its own type).
+ * Otherwise Negotiator chooses among ours; a request is typed when it names `application/json`
+ * or `application/topology+json` (a type listed with `q=0` is refused, not named).
+ */
+function decide(accept: string): AcceptDecision {
+  if (accept.trim() === '') return { type: TOPOLOGY_JSON, typed: false };
+  const ranges = mediaRanges(accept);
+  const top = Math.max(0, ...ranges.map((r) => r.q));
+  if (top > 0 && ranges.some((r) => r.type === PERFSONAR_JSON && r.q === top)) return { type: PERFSONAR_JSON, typed: false };
+  const plain = ranges.map((r) => `${r.type};q=${r.q}`).join(',');
+  return {
+    type: new Negotiator({ headers: { accept: plain } }).mediaType([TOPOLOGY_JSON, PERFSONAR_JSON, JSON_TYPE]),
+    typed: ranges.some((r) => TYPED.has(r.type) && r.q > 0),
+  };
+}
+
+/** The ranges of an `Accept` header, each its type (lower case) and its `q` (1 unless given); other parameters dropped. */
+function mediaRanges(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  // A quoted parameter value may hold a comma: split outside quotes only.
+  for (const range of accept.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? []) {
+    const [type, ...parameters] = range.split(';');
+    // The type is the range's first word: parameters after a space alone (as BLiPP writes its Content-Type) are dropped too.
+    const name = (/^\s*([^\s;]*)/.exec(type!)?.[1] ?? '').toLowerCase();
+    if (name === '') continue;
+    const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => /^q\s*=/.test(p));
+    const value = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim());
+    ranges.push({ type: name, q: Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0 });
+  }
+  return ranges;
 }
 
 /** `Content-Type` header value for a resource response. */
@@ -97,18 +164,12 @@ export function contentTypeHeader(type: string, profile: string | undefined): st
 const TYPED = new Set<string>([JSON_TYPE, TOPOLOGY_JSON]);
 
 // A typed request names `application/json` or `application/topology+json` in its `Accept` (the
-// SDK, `/ui`, typed clients); a UNIS-form one does not (no `Accept`, `*/*`,
-// `application/perfsonar+json`: what UNIS clients send). rest-contract §3 and §4 (revised
-// 2026-11-26 and 2026-11-28) answer each differently where UNIS clients can tell: an unknown id
-// on GET and DELETE, a POST of a one-element array, a read of data points. A type listed with
-// `q=0` is refused, not named.
+// SDK, `/ui`, typed clients), and does not name `application/perfsonar+json` at its highest
+// `q`; a UNIS-form one is any other (no `Accept`, `*/*`, `application/perfsonar+json`, libunis-c's
+// `text/html,application/json,application/perfsonar+json`: what UNIS clients send). rest-contract
+// §3 and §4 (revised 2026-11-26, 2026-11-28 and 2026-11-29) answer each differently where UNIS
+// clients can tell: an unknown id on GET and DELETE, a POST of a one-element array, a read of
+// data points, `fields=` on one resource. See decide.
 export function typedRequest(accept: string): boolean {
-  if (accept === '') return false;
-  for (const range of accept.split(',')) {
-    const [type, ...parameters] = range.split(';');
-    if (!TYPED.has(type!.trim().toLowerCase())) continue;
-    const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) return true;
-  }
-  return false;
+  return acceptOf(accept).typed;
 }

@@ -3,6 +3,7 @@ import type { ErrorDetail } from '../http/errors.js';
 import { documentText } from '../storage/document-text.js';
 import type { Representation } from '../storage/contract/representation.js';
 import type { OwnAddresses } from './addresses.js';
+import { MAX_ID_BYTES, readingsOf, selfRefSegment } from '../storage/id-segment.js';
 import { contentTypeHeader } from './media.js';
 
 /**
@@ -58,8 +59,9 @@ export class Representations {
     return `${this.addresses.schemaBase}/${kind.slug}#`;
   }
 
+  /** `{base_url}/<collection>/<id>`, the id as UNIS wrote it (see selfRefSegment). */
   selfRef(kind: KindDescriptor, id: string): string {
-    return `${this.addresses.baseUrl}/${kind.collection}/${encodeURIComponent(id)}`;
+    return `${this.addresses.baseUrl}/${kind.collection}/${selfRefSegment(id)}`;
   }
 
   kindByCollection(collection: string): KindDescriptor | undefined {
@@ -70,19 +72,19 @@ export class Representations {
     return this.bySlug.get(slug);
   }
 
-  /** The kind and id an address of this service (under any of its bases) names. */
-  resourceAt(href: string): { readonly kind: KindDescriptor; readonly id: string } | undefined {
+  /**
+   * The kind an address of this service (under any of its bases) names, and the ids its last
+   * segment can name, in order of precedence (see readingsOf: the first one stored wins, else the
+   * last). A selfRef this service wrote reads first as its resource's id.
+   */
+  resourceAt(href: string): { readonly kind: KindDescriptor; readonly ids: readonly string[] } | undefined {
     const idStart = href.lastIndexOf('/');
     const collectionStart = href.lastIndexOf('/', idStart - 1);
     if (collectionStart <= 0 || idStart === href.length - 1) return undefined;
     if (!this.addresses.isResourceBase(href.slice(0, collectionStart))) return undefined;
     const kind = this.byCollection.get(href.slice(collectionStart + 1, idStart));
     if (!kind) return undefined;
-    try {
-      return { kind, id: decodeURIComponent(href.slice(idStart + 1)) };
-    } catch {
-      return undefined;
-    }
+    return { kind, ids: readingsOf(href.slice(idStart + 1)) };
   }
 
   /** The kind a schema address names: ours under any of our bases, or UNIS's (docs/rest-interface.md). */
@@ -128,6 +130,9 @@ export class Representations {
     }
     const result = kind.validate(body);
     if (!result.valid) issues.push(...result.issues.map((i) => ({ path: pointer + i.path, message: i.message })));
+    else if (typeof body.id === 'string' && body.id.length * 3 > MAX_ID_BYTES && Buffer.byteLength(body.id) > MAX_ID_BYTES) {
+      issues.push({ path: `${pointer}/id`, message: `must be at most ${MAX_ID_BYTES} bytes of UTF-8` });
+    }
     return { body, issues, unknownBase };
   }
 

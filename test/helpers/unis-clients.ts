@@ -2,8 +2,10 @@
  * The headers each UNIS client sends, as unis-clients.md §2 records them (and the replays in
  * test/unis/ send them), for tests that hold one rule against every client: a write's (with
  * its Content-Type) and a read's. `typed` says whether its `Accept` names `application/json` or
- * `application/topology+json` (server/wire/media.ts typedRequest), `unisBody` whether its
- * Content-Type names `application/perfsonar+json`.
+ * `application/topology+json` without naming `application/perfsonar+json` at its highest `q`
+ * (server/wire/media.ts typedRequest), `unisBody` whether its body is read as UNIS's media type
+ * (its Content-Type names `application/perfsonar+json`, or it has none: rest-contract §2,
+ * revised 2026-11-29).
  */
 export interface ClientHeaders {
   readonly write: readonly (readonly [string, string])[];
@@ -61,6 +63,18 @@ export const DLT_WEB: [string, string][] = [['Connection', 'close']];
 /** peri-js (periscope-ps/periscope@5e6df8e `peri-js/app/routes.js:146-183`): no Accept. */
 export const PERI_JS: [string, string][] = [['Content-type', PSJSON], ['connection', 'keep-alive']];
 
+/**
+ * Python `requests` with `data=json.dumps(doc)` (requests 2.28, `requests/models.py`
+ * prepare_body: a str body gets no Content-Type): the default headers and no Content-Type.
+ * What scripts written for UNIS send (unisencoder's users, peri-client-scripts' helpers).
+ */
+export const PYTHON_REQUESTS_DATA: [string, string][] = [
+  ['User-Agent', 'python-requests/2.28.1'],
+  ['Accept-Encoding', 'gzip, deflate'],
+  ['Accept', '*/*'],
+  ['Connection', 'keep-alive'],
+];
+
 /** libunis-c (periscope-ps/libunis-c@9d997dc `src/curl_context.c:146-152`): lists in both. */
 export const LIBUNIS_C: [string, string][] = [
   ['Accept', 'text/html,application/json,application/perfsonar+json'],
@@ -74,9 +88,11 @@ export function unisClients(kind: string): [string, ClientHeaders][] {
     ['UNISrt (python-requests)', { write: unisrtRequests(PSJSON, [['Content-Type', PSJSON]]), read: unisrtRequests(PSJSON, [['Content-Type', PSJSON]]), typed: false, unisBody: true }],
     ['BLiPP', { write: blippHeaders(unisSchema(kind)), read: blippHeaders(unisSchema(kind)), typed: false, unisBody: true }],
     ['BLiPP ms_client', { write: msClientHeaders(unisSchema(kind)), read: msClientHeaders(unisSchema(kind)), typed: false, unisBody: true }],
-    ['dlt-web', { write: DLT_WEB, read: DLT_WEB, typed: false, unisBody: false }],
+    ['dlt-web', { write: DLT_WEB, read: DLT_WEB, typed: false, unisBody: true }],
     ['peri-js', { write: PERI_JS, read: PERI_JS, typed: false, unisBody: true }],
-    ['libunis-c', { write: LIBUNIS_C, read: LIBUNIS_C, typed: true, unisBody: true }],
+    // perfsonar+json at the highest q of its Accept: UNIS form (rest-contract §2, revised 2026-11-29).
+    ['libunis-c', { write: LIBUNIS_C, read: LIBUNIS_C, typed: false, unisBody: true }],
+    ['Python requests (data=)', { write: PYTHON_REQUESTS_DATA, read: PYTHON_REQUESTS_DATA, typed: false, unisBody: true }],
   ];
 }
 

@@ -180,7 +180,8 @@ describe('measurement store: /events and /data', function () {
       ['a batch that is no object', () => post(`${server.url}/data`, ['x']), 400, '/0'],
       ['malformed JSON', () => request('POST', `${server.url}/data/${mid}`, { raw: '{"data": [' }), 400, undefined],
       ['a Content-Type that is no JSON', () => request('POST', `${server.url}/data/${mid}`, { raw: 'ts=1', headers: { 'content-type': 'text/plain' } }), 415, 'Content-Type'],
-      ['GET of an unknown series', () => get(`${server.url}/data/no-such-series`), 404, undefined],
+      // Typed; in UNIS form (no Accept) UNIS's 200 [] (rest-contract §14, revised 2026-11-29).
+      ['GET of an unknown series', () => get(`${server.url}/data/no-such-series`, { accept: 'application/json' }), 404, undefined],
       ['a condition on another field', () => get(`${server.url}/data/${mid}?name=x`), 400, 'name'],
       ['sort by another field', () => get(`${server.url}/data/${mid}?sort=name:1`), 400, 'sort'],
       ['fields=', () => get(`${server.url}/data/${mid}?fields=ts`), 400, 'fields'],

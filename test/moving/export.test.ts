@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { selfRefSegment } from '../../server/storage/id-segment.js';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,7 +140,8 @@ describe('export back to UNIS', function () {
     for (const d of nodes) {
       assert.equal(d._id, `${d.id as string}:${d.ts as number}`);
       assert.equal(Object.keys(d)[0], '_id');
-      assert.equal(d.selfRef, `${PUBLIC_URL}/nodes/${encodeURIComponent(d.id as string)}`);
+      // The id as UNIS wrote it in selfRef (`:` unencoded: rest-contract §3, revised 2026-11-29).
+      assert.equal(d.selfRef, `${PUBLIC_URL}/nodes/${selfRefSegment(d.id as string)}`);
       assert.equal('$schema' in d, false, 'no key starts with $');
       assert.equal(typeof d['\\$schema'], 'string');
       assert.equal(typeof d.ts, 'number', 'ts as a plain number (relaxed Extended JSON)');
@@ -157,8 +159,8 @@ describe('export back to UNIS', function () {
     assert.equal(nodes.find((d) => d.id === 'u1')!['\\$schema'], UNIS_NODE);
     // References as the service answers them.
     assert.deepEqual((await lines(folder, 'links'))[0]!.endpoints, [
-      { href: `${PUBLIC_URL}/ports/cn1%3Ap0`, rel: 'full' },
-      { href: `${PUBLIC_URL}/ports/cn2%3Ap0`, rel: 'full' },
+      { href: `${PUBLIC_URL}/ports/cn1:p0`, rel: 'full' },
+      { href: `${PUBLIC_URL}/ports/cn2:p0`, rel: 'full' },
     ]);
 
     const [registration, ...more] = await lines(folder, 'events_cache');

@@ -167,11 +167,12 @@ describe('REST composite insert', function () {
       { href: `${server.url}/nodes/vm-0`, rel: 'full' },
       { href: `${server.url}/nodes/vm-1`, rel: 'full' },
     ]);
-    assert.deepEqual((await get(`${server.url}/nodes/vm-0`)).body.ports, [{ href: `${server.url}/ports/vm-0%3Aif0`, rel: 'full' }]);
+    // The hrefs are the selfRefs, the id as UNIS wrote it: `:` unencoded (rest-contract §3, revised 2026-11-29).
+    assert.deepEqual((await get(`${server.url}/nodes/vm-0`)).body.ports, [{ href: `${server.url}/ports/vm-0:if0`, rel: 'full' }]);
     assert.equal((await get(`${server.url}/ports/vm-0%3Aif0`)).body.name, 'if0');
     assert.deepEqual((await get(`${server.url}/links/lan0`)).body.endpoints, {
-      source: { href: `${server.url}/ports/vm-0%3Aif0`, ref: 'full' },
-      sink: { href: `${server.url}/ports/vm-1%3Aif0`, ref: 'full' },
+      source: { href: `${server.url}/ports/vm-0:if0`, ref: 'full' },
+      sink: { href: `${server.url}/ports/vm-1:if0`, ref: 'full' },
     });
     assert.deepEqual((await get(`${server.url}/paths/p0`)).body.hops, [{ href: `${server.url}/domains/geni-domain`, rel: 'full' }]);
   });

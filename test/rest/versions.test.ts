@@ -109,7 +109,8 @@ describe('REST versions and conditional requests', function () {
     });
 
     it('a projection has its own ETag', async () => {
-      const answer = await get(`${resource.selfRef}?fields=name`);
+      // Typed: the projected object (in UNIS form, a one-element array: rest-contract §3, revised 2026-11-29).
+      const answer = await get(`${resource.selfRef}?fields=name`, { accept: 'application/topology+json' });
       assert.deepEqual(answer.body, { name: 'cached' });
       assert.notEqual(answer.headers.get('etag'), etag);
     });

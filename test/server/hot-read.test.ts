@@ -48,9 +48,9 @@ describe('hot read of one resource', function () {
       ]);
       const hot = hotRead({ kinds, store, representations: new Representations(kinds, addresses), authenticator, access: (a) => logged.push(a) });
       const build = (id: string, ts: number) => ({ id, ts, name: `name of ${id}` });
-      await store.insert(['n1', 'a b', 'gone', 'unread'].map((id) => ({ kind: 'nodes', id, clientId: true, build })));
+      await store.insert(['n1', 'a b', 'VM-0%3Aif0', 'gone', 'unread'].map((id) => ({ kind: 'nodes', id, clientId: true, build })));
       // Reads keep what they read; writes only replace what is kept.
-      for (const id of ['n1', 'a b', 'gone']) await store.current('nodes', id);
+      for (const id of ['n1', 'a b', 'VM-0%3Aif0', 'gone']) await store.current('nodes', id);
       await store.remove('nodes', 'gone');
       // Koa's part is played by a handler that says it was reached.
       const koa = (res: ServerResponse): void => {
@@ -72,9 +72,12 @@ describe('hot read of one resource', function () {
     });
 
     const reader = { authorization: `Bearer ${READER}` };
-    const cases: [string, { path: string; method?: string; headers?: Record<string, string>; want: 'hot' | 'koa' }][] = [
+    const cases: [string, { path: string; method?: string; headers?: Record<string, string>; want: 'hot' | 'koa'; id?: string }][] = [
       ['a plain GET of a resource in memory', { path: '/nodes/n1', headers: reader, want: 'hot' }],
-      ['an id that needs decoding', { path: '/nodes/a%20b', headers: reader, want: 'hot' }],
+      // A segment with a `%` is read as sent first (rest-contract §3, revised 2026-11-29; request.ts pathId).
+      ['an id that holds a % (unisencoder\'s), as sent', { path: '/nodes/VM-0%3Aif0', headers: reader, want: 'hot', id: 'VM-0%3Aif0' }],
+      ['a segment that names an id only decoded', { path: '/nodes/a%20b', headers: reader, want: 'koa' }],
+      ['Accept with a profile (matched without it)', { path: '/nodes/n1', headers: { ...reader, accept: 'application/perfsonar+json; profile=http://unis.crest.iu.edu/schema/20160630/node#' }, want: 'hot' }],
       ['Accept: application/json', { path: '/nodes/n1', headers: { ...reader, accept: 'application/json' }, want: 'hot' }],
       ['HEAD', { path: '/nodes/n1', method: 'HEAD', headers: reader, want: 'koa' }],
       ['a query string', { path: '/nodes/n1?fields=id', headers: reader, want: 'koa' }],
@@ -96,7 +99,7 @@ describe('hot read of one resource', function () {
       ['an unknown token', { path: '/nodes/n1', headers: { authorization: 'Bearer tc_unknown-token-0123456789abcdef' }, want: 'koa' }],
       ['a token without the read scope', { path: '/nodes/n1', headers: { authorization: `Bearer ${WRITER}` }, want: 'koa' }],
     ];
-    for (const [name, { path, method, headers, want }] of cases) {
+    for (const [name, { path, method, headers, want, id }] of cases) {
       it(`${name}: ${want === 'hot' ? 'answered' : 'passed on to Koa'}`, async () => {
         const response = await fetch(`${base}${path}`, { method: method ?? 'GET', headers: headers ?? {} });
         const text = await response.text();
@@ -106,7 +109,7 @@ describe('hot read of one resource', function () {
         }
         assert.equal(response.status, 200);
         const document = JSON.parse(text) as { id: string; selfRef: string };
-        assert.equal(document.id, decodeURIComponent(path.slice('/nodes/'.length)));
+        assert.equal(document.id, id ?? decodeURIComponent(path.slice('/nodes/'.length)));
         assert.equal(document.selfRef, `http://svc.example${path}`);
         assert.match(response.headers.get('etag')!, /^"\d+"$/);
         assert.ok(response.headers.get('last-modified'));
@@ -128,10 +131,10 @@ describe('hot read of one resource', function () {
 
     it('writes one access line per answer, as the full path does', async () => {
       logged.length = 0;
-      const answer = await fetch(`${base}/nodes/a%20b`, { headers: { ...reader, 'x-request-id': 'hot-1' } });
+      const answer = await fetch(`${base}/nodes/VM-0%3Aif0`, { headers: { ...reader, 'x-request-id': 'hot-1' } });
       await answer.arrayBuffer();
       const line = await eventually('the access line', () => logged.find((a) => a.requestId === 'hot-1'));
-      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/a%20b', status: 200, query: undefined, reason: undefined, operation: undefined, ms: 0, route: '/nodes/:id' });
+      assert.deepEqual({ ...line, ms: 0 }, { requestId: 'hot-1', method: 'GET', path: '/nodes/VM-0%3Aif0', status: 200, query: undefined, reason: undefined, operation: undefined, ms: 0, route: '/nodes/:id' });
     });
   });
 
@@ -151,11 +154,14 @@ describe('hot read of one resource', function () {
       return { status: response.status, headers: kept, body: await response.text() };
     }
 
-    for (const [i, accept] of [undefined, 'application/json', 'application/perfsonar+json', '*/*'].entries()) {
+    const accepts = [undefined, 'application/json', 'application/perfsonar+json', '*/*', 'application/perfsonar+json; profile=http://unis.crest.iu.edu/schema/20160630/port#', 'text/html,application/json,application/perfsonar+json', 'application/json; charset=utf-8'];
+    for (const [i, accept] of accepts.entries()) {
       it(`GET /<collection>/<id>${accept ? ` with Accept: ${accept}` : ''} answers the same bytes either way`, async () => {
-        const created = await fetch(`${server.url}/ports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `port:${i}`, name: 'é' }) });
+        // An id as unisencoder writes it (a `%3A`, a `+`): its selfRef holds it as sent (rest-contract §3, revised 2026-11-29).
+        const created = await fetch(`${server.url}/ports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `urn:port:${i}%3Aif0+x`, name: 'é' }) });
         assert.equal(created.status, 201);
         const { selfRef } = (await created.json()) as { selfRef: string };
+        assert.equal(selfRef, `${server.url}/ports/urn:port:${i}%3Aif0+x`);
         const headers: Record<string, string> = { 'x-request-id': `same-${i}`, ...(accept ? { accept } : {}) };
         // The first read goes the full way and keeps the representation; the next is the hot read's.
         await (await fetch(selfRef)).arrayBuffer();

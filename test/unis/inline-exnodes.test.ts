@@ -52,8 +52,10 @@ describe('inline on /exnodes: each file with its extents (rest-contract §5)', f
   });
 
   it('with fields= and expand, and a new extent changes the ETag', async () => {
+    // No Accept is UNIS form: fields= on one resource is a one-element array (rest-contract §3, revised 2026-11-29).
     const projected = await get(`${server.url}/exnodes/${file.id}?inline&fields=name,extents`);
-    assert.deepEqual(Object.keys(projected.body).sort(), ['extents', 'name']);
+    assert.equal(projected.body.length, 1);
+    assert.deepEqual(Object.keys(projected.body[0]).sort(), ['extents', 'name']);
     const expanded = await get(`${server.url}/exnodes/${file.id}?inline&expand`);
     assert.equal(expanded.body.parent.name, 'dir', 'expand resolves the parent');
     assert.equal(expanded.body.extents.length, 3);

@@ -13,7 +13,8 @@ import { wire } from '../helpers/wire.js';
  * `Accept` of any type (`ms_client.py:27-62`); UNISrt `Accept: application/perfsonar+json`
  * (periscope-ps/UNISrt@5647648 `unis/rest/unis_client.py:249,517`); the SDK
  * `application/topology+json`; libunis-c `text/html,application/json,application/perfsonar+json`
- * (periscope-ps/libunis-c@9d997dc `src/curl_context.c:146-152`), which names application/json.
+ * (periscope-ps/libunis-c@9d997dc `src/curl_context.c:146-152`), which names application/json
+ * but also perfsonar+json at the same (highest) q: UNIS form (rest-contract §2, revised 2026-11-29).
  */
 const forms: [string, { headers: [string, string][]; body?: string; want: 200 | 404 }][] = [
   ['dlt-web: no Accept', { headers: [['Connection', 'close']], want: 200 }],
@@ -22,7 +23,9 @@ const forms: [string, { headers: [string, string][]; body?: string; want: 200 | 
   ['application/json refused with q=0', { headers: [['Accept', 'application/json;q=0, */*']], want: 200 }],
   ['the SDK: application/topology+json', { headers: [['Accept', 'application/topology+json']], want: 404 }],
   ['a typed client: application/json', { headers: [['Accept', 'application/json']], want: 404 }],
-  ['libunis-c: a list naming application/json', { headers: [['Accept', 'text/html,application/json,application/perfsonar+json']], want: 404 }],
+  ['libunis-c: a list naming perfsonar+json at the highest q', { headers: [['Accept', 'text/html,application/json,application/perfsonar+json']], want: 200 }],
+  ['a list naming perfsonar+json below application/json', { headers: [['Accept', 'application/json, application/perfsonar+json;q=0.5']], want: 404 }],
+  ['perfsonar+json with a profile', { headers: [['Accept', 'application/perfsonar+json; profile=http://unis.crest.iu.edu/schema/20160630/node#']], want: 200 }],
 ];
 
 describe('an unknown id on GET: UNIS HEAD\'s 200 [] or 404 (rest-contract §3)', function () {

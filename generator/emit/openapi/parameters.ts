@@ -24,7 +24,7 @@ const OPERATORS_DESCRIBED = `\`a=${FIRST_ORDERING}=v\` (also ${OTHER_ORDERING.ma
 
 /** The parameter components the operations refer to. */
 export const PARAMETER_COMPONENTS: Json = {
-  Id: { name: 'id', in: 'path', required: true, description: 'The resource id.', schema: { type: 'string' } },
+  Id: { name: 'id', in: 'path', required: true, description: 'The resource id: percent-encoded, or as it is where it is a valid path segment (as `selfRef` writes it). A segment with a `%` names the id spelled as sent when one was ever stored, else the decoded one (docs/rest-interface.md, "Ids in paths").', schema: { type: 'string', minLength: 1 } },
   Ts: {
     name: 'ts',
     in: 'query',

@@ -28,7 +28,8 @@ export interface HotReadOptions {
  * the same status, headers, body and access line as the full path (read.ts through the
  * middleware), which a test compares byte for byte. It is that path with the steps a plain GET
  * leaves empty dropped, each remaining step the same function: the scope decision (auth.ts
- * credentialsOf, scopeRefusal), the media type (negotiatedType), the id's check (possibleId),
+ * credentialsOf, scopeRefusal), the media type (negotiatedType), the id's check (possibleId; the
+ * segment as sent, which is the id unless it holds a `%`, and then the id when it is found),
  * the Content-Type (Representations.contentType), the headers (oneHeaders), the access line
  * (closedAccess) and the error body (present, errorBody). Anything else goes on to Koa: a query
  * string, a trailing slash, another method, `If-None-Match` or `If-Modified-Since`, an `Accept`
@@ -88,8 +89,10 @@ export function hotRead({ kinds, store, representations, authenticator, access }
     if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
     const type = negotiatedType(headers.accept ?? '');
     if (type === undefined) return false;
-    const id = decoded(url.slice(slash + 1));
-    if (id === undefined) return false;
+    // A segment with a `%` is read as sent first (request.ts pathId): answered here only when
+    // the id as sent is found; anything else is the full path's to decide.
+    const id = url.slice(slash + 1);
+    if (id === '' || !possibleId(id)) return false;
     if (!mayRead(authenticator, headers.authorization, scope)) return false;
     const started = performance.now();
     const { kind } = route;
@@ -104,19 +107,6 @@ export function hotRead({ kinds, store, representations, authenticator, access }
     }
     return answer(req, res, kind, route.route, type, found, started);
   };
-}
-
-/** The path's id as the router decodes it, checked as pathId checks it; undefined for one the full path should judge. */
-function decoded(raw: string): string | undefined {
-  let id = raw;
-  if (raw.includes('%')) {
-    try {
-      id = decodeURIComponent(raw);
-    } catch {
-      return undefined;
-    }
-  }
-  return id === '' || !possibleId(id) ? undefined : id;
 }
 
 /** Whether these credentials may read, decided as `authorize` decides; a refusal of any kind is the full path's to answer. */

@@ -17,7 +17,7 @@ export function patch({ store, representations, limits, respond }: OperationCont
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const changes = requireObject(await readWriteBody(ctx, limits, true), 'a merge patch of a resource');
       if ('id' in changes && changes.id !== id) {
         throw badRequest('a patch cannot change the id', [{ path: '/id', message: `must be "${id}" or absent` }]);

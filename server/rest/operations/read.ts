@@ -19,12 +19,12 @@ export function read({ store, representations, limits, respond, events }: Operat
       if (wantsEventStream(ctx)) {
         const { query, selection } = requestQuery(ctx, kind, 'collection', limits, representations, 'stream');
         pastNotFollowed(query);
-        return followStream(ctx, kind, pathId(ctx, kind), query, selection.conditions, events);
+        return followStream(ctx, kind, await pathId(ctx, kind, store), query, selection.conditions, events);
       }
       const type = responseType(ctx);
       const { query, selection } = requestQuery(ctx, kind, 'resource', limits, representations);
       const presentation = respond.presentation(kind, type, query);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const { at } = query;
       // An unknown id (rest-contract §3, revised 2026-11-26): 404 to a typed request, UNIS HEAD's
       // `200 []` to a UNIS-form one (dlt-web reads an array as "no longer exists").
@@ -49,6 +49,9 @@ export function read({ store, representations, limits, respond, events }: Operat
       }
       const current = at === undefined ? await store.current(kind.collection, id) : await store.at(kind.collection, id, at);
       if (!current) return absent();
+      // `fields=` in UNIS form (rest-contract §3, revised 2026-11-29): a one-element array, as UNIS
+      // answered any query on one resource; typed requests get the projected object.
+      if (query.fields && !typedRequest(ctx.get('accept'))) return respond.list(ctx, presentation, only(current));
       await respond.one(ctx, presentation, current);
     };
 }
@@ -59,6 +62,10 @@ const NOTHING: AsyncIterable<never> = { [Symbol.asyncIterator]: () => ({ next: (
 function atVersion(selection: Selection, ts: number): Selection {
   const version = { target: { kind: 'column', column: 'ts' }, comparison: '=', type: 'number', values: [ts] } as const;
   return { ...selection, conditions: [...selection.conditions, { anyOf: [version] }], limit: 1 };
+}
+
+async function* only<T>(item: T): AsyncIterable<T> {
+  yield item;
 }
 
 async function first<T>(rows: AsyncIterable<T>): Promise<T | undefined> {

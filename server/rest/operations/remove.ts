@@ -17,7 +17,7 @@ export function remove({ store }: OperationContext) {
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const expect = expectation(ctx);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const unisForm = expect === undefined && !typedRequest(ctx.get('accept'));
       await storageOutcome(async () => {
         try {

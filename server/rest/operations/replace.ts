@@ -14,7 +14,8 @@ const NO_DATA = new Set(['id', 'ts', '$schema', 'selfRef']);
 
 /**
  * PUT /<collection>/<id> (docs/rest-interface.md): the body, validated as a whole, becomes the newest
- * representation. A body in UNIS's media type (application/perfsonar+json) updates instead, as
+ * representation. A body in UNIS's media type (application/perfsonar+json, or no Content-Type
+ * at all: rest-contract §2, revised 2026-11-29; see unisBody) updates instead, as
  * UNIS HEAD's `$set` did (rest-contract §4, revised 2026-11-28): its members are set onto the
  * newest representation, members it does not name are kept, and the result is validated as a
  * whole; BLiPP's registration probe PUTs partial descriptions and expects the rest kept. A body
@@ -26,7 +27,7 @@ export function replace({ store, representations, limits, respond }: OperationCo
   return (kind: KindDescriptor): RouterMiddleware =>
     async (ctx) => {
       const type = responseType(ctx);
-      const id = pathId(ctx, kind);
+      const id = await pathId(ctx, kind, store);
       const body = requireObject(await readWriteBody(ctx, limits, false), 'a PUT body');
       if (body.id !== undefined && body.id !== id) {
         throw badRequest('the body id differs from the id in the path', [{ path: '/id', message: `must be "${id}" or absent` }]);

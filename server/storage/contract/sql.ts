@@ -120,6 +120,11 @@ export interface SchemaSql {
   /** Column type of a key column of up to `length` characters, compared and ordered bytewise. */
   keyType(length: number): string;
   /**
+   * DDL that lets an existing key column (keyType) hold up to `length` characters, or undefined
+   * where the engine does not enforce the length (SQLite).
+   */
+  widenKey(table: string, column: string, length: number): string | undefined;
+  /**
    * DDL for an expression index on a scalar JSON field of `table`'s `column`, keyed by `kind`
    * first and followed by the plain columns `then`.
    */

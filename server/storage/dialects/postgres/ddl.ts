@@ -14,6 +14,12 @@ export const postgresDdl: SchemaSql = {
     return `varchar(${length}) COLLATE "C"`;
   },
 
+  // A longer varchar is binary-coercible: PostgreSQL changes the catalog only, rewriting neither
+  // the table nor its indexes.
+  widenKey(table: string, column: string, length: number): string {
+    return `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${this.keyType(length)}`;
+  },
+
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
     return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${['kind', `(${column} #>> ${jsonPath(segments)}) COLLATE "C"`, ...then].join(', ')})`;
   },

@@ -9,6 +9,11 @@ export const sqliteDdl: SchemaSql = {
     return `varchar(${length})`;
   },
 
+  // SQLite keeps the declared length as a name only: any text fits.
+  widenKey(): undefined {
+    return undefined;
+  },
+
   createExpressionIndex(name: string, table: string, column: string, segments: readonly string[], then: readonly string[]): string {
     // Partial: a document without the field has no entry, so a write of a kind that lacks most
     // x-index fields (a node has three of the six) updates only the indexes of its own fields.

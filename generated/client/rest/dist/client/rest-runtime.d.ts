@@ -1,4 +1,4 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source c51930aed18fe9be35e39e744d40310c362bb82981c36e54a124922cc0b94fe0 output 17c0b680f0188b1ea9308df62b2a2c40459e977f4f9e9004604dcfe47e3be7ae
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 407131f29f4c8e7fa520f7a8500719d6482adb33620e9bc1e06fa426470f87af output 17c0b680f0188b1ea9308df62b2a2c40459e977f4f9e9004604dcfe47e3be7ae
 export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';

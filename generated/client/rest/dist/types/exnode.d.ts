@@ -1,4 +1,4 @@
-// Compiled from generated/types/exnode.ts by npm run generate; do not edit. source 3e0d9f5cee6f11eff64dfc84e0bb0d5e2a2201bc890eb06db1af5e98a970d032 output a9631e8d472fec9dbe2ca6095806814ae0fe2d0733771db697c3449591f9be0e
+// Compiled from generated/types/exnode.ts by npm run generate; do not edit. source be1ddf09af92258e519c8d80bf054dbc8de66f19913005f8573e448b5b332517 output d29d523b841a66bf4431619695bb2cd5387b65571517f0e9e3d61d89a6ed83c7
 import type { Extent } from './extent.js';
 import type { Reference } from './reference.js';
 /**
@@ -7,7 +7,7 @@ import type { Reference } from './reference.js';
 export interface Exnode {
     $schema?: string;
     /**
-     * Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`.
+     * Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name.
      */
     id?: string;
     /**

@@ -1,4 +1,4 @@
-// Compiled from generated/types/extent.ts by npm run generate; do not edit. source e6537440983b7361e5ec877b8440b3302d8e67eab44e134f4f6c3cdc18c10eef output b5a6d9e0abc72d2f87c003a839288e9dccd1d2d399b54b65ac00ce676f3babd7
+// Compiled from generated/types/extent.ts by npm run generate; do not edit. source a1e4268e793e7760c18108c3820ceeafbb5b49d05f534bdf7d4b120a88638bd9 output 1dfea17fe247fa6f9758bbc52167fff324270211bcf250c48c982f5d044a5b27
 import type { Reference } from './reference.js';
 /**
  * A chunk of a file's data at some location (UNIS's extent). UNIS published it as .../schema/exnode/<n>/extent#.
@@ -6,7 +6,7 @@ import type { Reference } from './reference.js';
 export interface Extent {
     $schema?: string;
     /**
-     * Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`.
+     * Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name.
      */
     id?: string;
     /**

@@ -1,4 +1,4 @@
-// Compiled from generated/types/metadata.ts by npm run generate; do not edit. source 7c8ddccc4ef8adc8ab517e3732b3fa1f5b2faaa5e1f9b8077a71e4900d3041f6 output fb5a5e7ea467c49ccfc38a4e7d32f2396c72cc04c0ca0cf54a39f438ce441429
+// Compiled from generated/types/metadata.ts by npm run generate; do not edit. source 635ab08885747cbb2f4d84b8c2502ce0ae37cbe7894c4dc570cba24ae1657a79 output f71b2aa02e2618765ee8f4cc817934bb079ad6a89c25777bacbeaae88c02fc6d
 import type { Reference } from './reference.js';
 /**
  * Describes a measurement stream about a subject. Closed: accepts only its own fields.
@@ -6,7 +6,7 @@ import type { Reference } from './reference.js';
 export interface Metadata {
     $schema?: string;
     /**
-     * Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`.
+     * Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name.
      */
     id?: string;
     /**

@@ -1,4 +1,4 @@
-// Compiled from generated/types/networkresource.ts by npm run generate; do not edit. source edc7ad8fa572ffb73bae7e82e74e649bf9f37b61a4661fd55c46db381f0a01b4 output a43f664385fd10879641ee04fa332de2e3cf087d154293fa5f3c0cc6d0e6b955
+// Compiled from generated/types/networkresource.ts by npm run generate; do not edit. source b412e42cd864bc55d84773abad396f7aad43792bd669083e22c6281aebbaca97 output 64ecd3415d7b53a807cc5d330fd6323d921f22b7ea0b53e67ae1540f86c7551c
 import type { References } from './reference.js';
 /**
  * Fields every network resource carries (UNIS's networkresource). Kinds extend it with allOf; unknown extra fields are kept because UNIS was open.
@@ -9,7 +9,7 @@ export interface NetworkResource {
      */
     $schema?: string;
     /**
-     * Made by the server on insert unless the client supplies one; URL-safe, never `.` or `..`.
+     * Made by the server on insert (URL-safe) unless the client supplies one. A client's id may hold any character except `/`, `?`, `#`, whitespace and control characters, up to 1,024 bytes of UTF-8 (URNs, and the `%3A`, `+`, `@` that UNIS tools write, are kept exactly as sent); never `.` or `..`, which no URL path can name.
      */
     id?: string;
     /**
