@@ -144,6 +144,11 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
 function url(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
+  return httpBaseUrl(raw, name);
+}
+
+/** An http(s) base URL as PUBLIC_URL takes one (no query, no fragment), without its trailing `/`; a ConfigError naming `name` otherwise. */
+export function httpBaseUrl(raw: string, name: string): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);

@@ -150,3 +150,12 @@ export async function verifyMigrated(database: Database): Promise<void> {
   const missing = expected.filter((name) => !done.includes(name));
   if (missing.length > 0) throw new Error(`the database lacks the migrations ${missing.join(', ')}; the process that starts the workers migrates it first`);
 }
+
+/**
+ * Whether topocat has set this database up at all (its migrations table exists), asked without
+ * writing: a database that cannot be reached throws; one that has no such table, or (PostgreSQL)
+ * not even the schema of its `?schema=`, answers false.
+ */
+export async function hasMigrationsTable(database: Pick<Database, 'reader'>): Promise<boolean> {
+  return database.reader.schema.hasTable(MIGRATIONS_TABLE);
+}

@@ -12,6 +12,14 @@ export const SERVICE = 'topocat_service';
 /** Every base address a server process of this database has written under (migration 0004). */
 export const ADDRESSES = 'topocat_addresses';
 
+/**
+ * The facts (rows of SERVICE) that name the bases the service writes under now: those of the last
+ * process that started on the database (a server, or an import, which rebases references onto
+ * its PUBLIC_URL). `href`s are stored as written, so these are the bases of what was written
+ * last, which an export writes `selfRef`s under (server/unis/export-base.ts).
+ */
+export const WRITING_BASES = { resource: 'resource_base', schema: 'schema_base' } as const;
+
 /** What an address is the base of: resource URLs (`selfRef`) or schema addresses (`$schema`). */
 export type AddressRole = 'resource' | 'schema';
 
@@ -90,6 +98,12 @@ export class ServiceFacts {
   /** Record `value` under `name`, replacing what was there. */
   async setFact(name: string, value: string): Promise<void> {
     await this.guard(() => this.db.writer(SERVICE).insert({ name, value }).onConflict('name').merge());
+  }
+
+  /** The bases the last process that started on the database wrote under (WRITING_BASES), or undefined when none has said (a database of an older release). */
+  async writingBases(): Promise<Record<AddressRole, string> | undefined> {
+    const [resource, schema] = await Promise.all([this.fact(WRITING_BASES.resource), this.fact(WRITING_BASES.schema)]);
+    return resource !== undefined && schema !== undefined ? { resource, schema } : undefined;
   }
 
   /** Every base any process of this database has written under. */

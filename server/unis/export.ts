@@ -7,6 +7,7 @@ import type { Representations } from '../wire/representation.js';
 import { JsonLinesFile } from './export-file.js';
 import type { ExportCount, ExportReport, NotExported } from './export-report.js';
 import { escapeKey, toMongo } from './keys.js';
+import type { Rebase } from './rebase.js';
 
 /** Where UNIS keeps the `/events` registrations (periscope/settings.py); the import reads them there. */
 const REGISTRATIONS = 'events_cache';
@@ -23,6 +24,8 @@ export interface ExportSource {
   readonly representations: Representations;
   /** The kinds whose collections are exported (those the import reads back). */
   readonly kinds: readonly KindDescriptor[];
+  /** `href`s under the service's other bases moved onto the export's (export-base.ts); none: as stored. */
+  readonly rebase?: Rebase;
 }
 
 export interface ExportOptions {
@@ -68,7 +71,7 @@ export async function runExport(source: ExportSource, options: ExportOptions): P
       for await (const version of storedVersions(source.database, collection)) {
         if (previous?.id !== version.id) count.resources++;
         const schema = previous?.id === version.id ? previous.schema : undefined;
-        const document = version.doc === null ? tombstone(source.representations, kind, version.id, version.ts, schema) : asStored(source.representations, kind, version.id, version.ts, version.doc);
+        const document = version.doc === null ? tombstone(source.representations, kind, version.id, version.ts, schema) : asStored(source.representations, kind, version.id, version.ts, version.doc, source.rebase);
         if (version.doc === null) count.deletions++;
         previous = { id: version.id, schema: document[SCHEMA] };
         await file.line(JSON.stringify(document));
@@ -125,12 +128,13 @@ async function writeFile(folder: string, name: string, count: ExportCount, fill:
 
 /**
  * A stored version as UNIS stores it: the service's answer for it (rendered as GET
- * `?ts=` answers it, with `$schema` and `selfRef`), keys escaped as periscope/models.py writes
+ * `?ts=` answers it, with `$schema` and `selfRef` under the export's bases), `href`s under the
+ * service's earlier bases moved onto the export's, keys escaped as periscope/models.py writes
  * them, and the `_id` of UNIS's history (periscope/db.py `_insert_id`: `"<id>:<ts>"`) first.
  */
-function asStored(representations: Representations, kind: KindDescriptor, id: string, ts: number, doc: string): Record<string, unknown> {
+function asStored(representations: Representations, kind: KindDescriptor, id: string, ts: number, doc: string, rebase: Rebase | undefined): Record<string, unknown> {
   const answer = JSON.parse(representations.render(kind, { id, ts, doc })) as Record<string, unknown>;
-  return { _id: `${id}:${ts}`, ...toMongo(answer) };
+  return { _id: `${id}:${ts}`, ...toMongo(answer, rebase?.member) };
 }
 
 /**

@@ -3,12 +3,15 @@
  * history and measurements, into this service's database (docs/moving-from-unis.md).
  */
 import { once } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
 import { ManifestUpkeep } from '../storage/manifest-upkeep.js';
 import { openDatabase } from '../storage/database.js';
+import { isNewDatabase } from '../storage/new-database.js';
 import type { Database } from '../storage/contract/database.js';
 import { commandOptions, registryOf, startedFrom } from './command.js';
 import { runImport } from './import.js';
@@ -32,7 +35,8 @@ keep running on the database meanwhile (docs/moving-from-unis.md).
   --rebase <base>     the old service's base URL: selfRef and every href under it are moved
                       onto PUBLIC_URL (may be given several times; default: the bases the
                       stored selfRefs show)
-  --dry-run           read, check and count; write nothing (on a database a server has set up)
+  --dry-run           read, check and count; write nothing, not even the schema of a new
+                      database (checked as the empty database it is)
   --keep-ttl          register series with the ttl UNIS stored (UNIS never applied it; by
                       default they come in with ttl 0 and keep every point)
   --batch N           versions per transaction (default 2000)
@@ -50,18 +54,27 @@ async function write(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }
 
-/** The source `--from` names. */
-async function sourceOf(given: string): Promise<Source> {
-  if (/^https?:\/\//i.test(given)) return unisHttp(given);
+/**
+ * The source `--from` names, its documents checked against `maxDepth` (MAX_JSON_DEPTH). A folder
+ * with nothing to import is an error: a mistyped path must not read as an empty registry.
+ */
+async function sourceOf(given: string, maxDepth: number): Promise<Source> {
+  if (/^https?:\/\//i.test(given)) return unisHttp(given, maxDepth);
   const from = startedFrom(given);
   const info = await stat(from).catch(() => undefined);
   if (!info?.isDirectory()) throw new Error(`--from ${given}: neither an http(s):// URL nor a folder`);
   try {
-    return await mongoDumpFolder(from);
+    return await mongoDumpFolder(from, maxDepth);
   } catch (error) {
     if (!/holds no \.bson files/.test((error as Error).message)) throw error;
   }
-  return mongoExportFolder(from);
+  const exported = await mongoExportFolder(from, maxDepth);
+  if ((await exported.collections()).length === 0) {
+    const entries = await readdir(from);
+    const held = entries.length === 0 ? 'it is empty' : `it holds ${entries.length.toLocaleString('en-US')} other ${entries.length === 1 ? 'entry' : 'entries'} (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''})`;
+    throw new Error(`--from ${given}: ${from} holds no collection to import: expected <collection>.json files (mongoexport) or <collection>.bson files (mongodump, there or in the one database folder under it); ${held}`);
+  }
+  return exported;
 }
 
 /** Run the command with `args` (after `import`); its exit code. */
@@ -79,14 +92,24 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     return 2;
   }
   let database: Database | undefined;
+  let standIn: StandIn | undefined;
   try {
     const config = loadConfig(process.env);
-    const source = await sourceOf(values.from);
+    const source = await sourceOf(values.from, config.limits.jsonDepth);
     const dryRun = values['dry-run'] === true;
-    // A dry run writes nothing, not even the schema: it needs a database a server (or an import) set up.
-    database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent'), migrations: dryRun ? 'verify' : 'run' }).catch((error: unknown) => {
-      throw dryRun ? new Error(`a dry run writes nothing, not even the database's schema, and ${describeDatabase(config.databaseUrl)} has none yet or an older one (${(error as Error).message.split(';')[0]!}): start a server on it once, or import without --dry-run`) : error;
-    });
+    const named = describeDatabase(config.databaseUrl);
+    if (dryRun && (await isNewDatabase(config.databaseUrl, createLogger('silent')))) {
+      // What an operator tries first, on the database the service will get. A dry run writes
+      // nothing there, not even the schema: it checks against an empty stand-in, which is what
+      // that database holds.
+      standIn = await emptyStandIn();
+      database = standIn.database;
+    } else {
+      // A dry run writes nothing, not even a newer schema: a database set up by an older release is left as it is.
+      database = await openDatabase({ url: config.databaseUrl, poolMax: 4, logger: createLogger('silent'), migrations: dryRun ? 'verify' : 'run' }).catch((error: unknown) => {
+        throw dryRun ? new Error(`a dry run writes nothing, not even the database's schema, and ${named} was set up by another release of topocat (${(error as Error).message.split(';')[0]!}): start this release's server on it once, or import without --dry-run`) : error;
+      });
+    }
     const registry = registryOf(database, config);
     if (!dryRun) {
       await registry.addresses.start();
@@ -117,7 +140,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     progress.clear();
     for (const line of lines.splice(0)) await write(`${line}\n`);
     await write(`${lines.length === 0 ? '' : '\n'}${reportTable(report)}`);
-    console.error(dryRun ? `nothing was written to ${describeDatabase(config.databaseUrl)} (a dry run)` : `imported into ${describeDatabase(config.databaseUrl)}`);
+    console.error(dryRun ? `nothing was written to ${named} (a dry run${standIn ? '; it is new: checked as the empty database it is, its schema not made' : ''})` : `imported into ${named}`);
     return report.collections.some((c) => c.unreadable > 0) ? 1 : 0;
   } catch (error) {
     const reason = error instanceof ConfigError ? `configuration error: ${error.message}` : `the import could not run: ${error instanceof Error ? error.message : String(error)}`;
@@ -125,5 +148,23 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
     return 2;
   } finally {
     await database?.close();
+    await standIn?.remove();
+  }
+}
+
+/** An empty database that stands in for a new one during a dry run: its schema, no data, in a scratch folder removed afterwards. */
+interface StandIn {
+  readonly database: Database;
+  remove(): Promise<void>;
+}
+
+async function emptyStandIn(): Promise<StandIn> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'topocat-dry-run-'));
+  try {
+    const database = await openDatabase({ url: `sqlite:${path.join(folder, 'empty.sqlite')}`, poolMax: 2, logger: createLogger('silent') });
+    return { database, remove: () => rm(folder, { recursive: true, force: true }) };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
   }
 }

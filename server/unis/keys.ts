@@ -71,7 +71,11 @@ export function fromMongo(document: Readonly<Record<string, unknown>>, rewrite?:
   return out;
 }
 
-/** A document as UNIS would store it in MongoDB (no `_id`: mongoimport makes one, or the caller sets UNIS's). */
-export function toMongo(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return renamed(document, escapeKey, undefined, false) as Record<string, unknown>;
+/**
+ * A document as UNIS would store it in MongoDB (no `_id`: mongoimport makes one, or the caller
+ * sets UNIS's); `rewrite`, when given, changes string members in the same walk (the export moves
+ * references onto its base there).
+ */
+export function toMongo(document: Readonly<Record<string, unknown>>, rewrite?: StringRewrite): Record<string, unknown> {
+  return renamed(document, escapeKey, rewrite, false) as Record<string, unknown>;
 }

@@ -38,10 +38,11 @@ export class Rebase {
     }
   }
 
-  /** An address under an old base, moved onto this service's; any other value as it is. */
+  /** An address under an old base, moved onto this service's; any other value (one under this service's base already, too) as it is. */
   address(value: string): string {
+    if (under(value, this.target)) return value;
     for (const base of this.bases) {
-      if (value.startsWith(base) && (value.length === base.length || value[base.length] === '/')) return this.target + value.slice(base.length);
+      if (under(value, base)) return this.target + value.slice(base.length);
     }
     return value;
   }
@@ -52,4 +53,9 @@ export class Rebase {
 
 function trimmed(base: string): string {
   return base.replace(/\/+$/, '');
+}
+
+/** Whether `value` is `base` or an address under it (an old base may be the start of the new one: `http://h` and `http://h/topology`). */
+function under(value: string, base: string): boolean {
+  return value.startsWith(base) && (value.length === base.length || value[base.length] === '/');
 }

@@ -1,6 +1,6 @@
 import { canonicalSchemaBase } from '../../generated/rest/kinds.js';
 import { baseUrlOf, type Config } from '../config.js';
-import type { ServiceFacts } from '../storage/service-facts.js';
+import { WRITING_BASES, type ServiceFacts } from '../storage/service-facts.js';
 
 /** How often, at most, a miss re-reads the stored bases (another process may have added one). */
 const REFRESH_INTERVAL_MS = 1_000;
@@ -40,12 +40,21 @@ export class OwnAddresses {
     return new OwnAddresses(facts, baseUrl, config.schemaBase ?? `${baseUrl}/schema/${canonicalSchemaBase.slice(canonicalSchemaBase.lastIndexOf('/') + 1)}`);
   }
 
-  /** Record this process's bases (once per database, kept for ever) and read everyone's. */
+  /**
+   * Record this process's bases (once per database, kept for ever), and as the bases the service
+   * writes under now (an export writes under them: server/unis/export-base.ts), and read everyone's.
+   */
   async start(): Promise<void> {
     await this.facts.record([
       { role: 'resource', base: this.baseUrl },
       { role: 'schema', base: this.schemaBase },
     ]);
+    const writing = await this.facts.writingBases();
+    // A restart under the same bases writes nothing more.
+    if (writing?.resource !== this.baseUrl || writing.schema !== this.schemaBase) {
+      await this.facts.setFact(WRITING_BASES.resource, this.baseUrl);
+      await this.facts.setFact(WRITING_BASES.schema, this.schemaBase);
+    }
     await this.read();
   }
 

@@ -38,7 +38,17 @@ export async function readJsonBody(ctx: Context, limits: Limits): Promise<unknow
   }
 }
 
-/** One pass over JSON text (valid or not): nesting depth and forbidden string escapes. */
+/** What a document deeper than the limit (MAX_JSON_DEPTH) is told, in JSON text here and in any other form (server/unis/sources). */
+export function nestedTooDeep(maxDepth: number): string {
+  return `nested deeper than ${maxDepth} levels`;
+}
+
+/**
+ * One pass over JSON text (valid or not): nesting depth and forbidden string escapes. Also the
+ * check of every JSON text an import reads (server/unis/sources): a document 200,000 levels deep
+ * parses, but every recursive walk after it (unescaping, validation, JSON.stringify) overflows
+ * the stack.
+ */
 export function scanJson(text: string, maxDepth: number): string | undefined {
   let depth = 0;
   let inString = false;
@@ -65,7 +75,7 @@ export function scanJson(text: string, maxDepth: number): string | undefined {
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) return `JSON nested deeper than ${maxDepth} levels`;
+      if (++depth > maxDepth) return `JSON ${nestedTooDeep(maxDepth)}`;
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }

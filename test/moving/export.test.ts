@@ -19,10 +19,10 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `npm start -- <args>` as the built entry runs it, on `database`. */
-function command(args: readonly string[], database: TestDatabase): Promise<Run> {
+/** `npm start -- <args>` as the built entry runs it, on `database`, with PUBLIC_URL unless `env` says otherwise (`{}`: none). */
+function command(args: readonly string[], database: TestDatabase, env: Record<string, string> = { PUBLIC_URL }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, PUBLIC_URL } });
+    const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -274,6 +274,121 @@ describe('export back to UNIS', function () {
       const run = await command(['export', '--to', again], database);
       assert.equal(run.code, 0, run.stderr);
       for (const file of await readdir(folder)) assert.equal(await readFile(path.join(again, file), 'utf8'), await readFile(path.join(folder, file), 'utf8'), file);
+    });
+  });
+
+  describe('the base of an export (rest-contract §14, revised 2026-11-29)', () => {
+    /** The base the service wrote under: not the export's shell's. */
+    const WRITTEN = 'http://written.example:8080';
+    const OTHER = 'https://moved.example';
+    let server: RunningServer;
+    before(async () => {
+      server = await startServer({ env: { PUBLIC_URL: WRITTEN } });
+      assert.equal((await post(`${server.url}/ports`, { id: 'p', name: 'p' })).status, 201);
+      assert.equal((await post(`${server.url}/nodes`, { id: 'n', name: 'n', ports: [{ href: `${WRITTEN}/ports/p`, rel: 'full' }] })).status, 201);
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    /** Every selfRef and href of an export folder's resource files, by file. */
+    async function addresses(out: string): Promise<string[]> {
+      const found: string[] = [];
+      const walk = (value: unknown): void => {
+        if (Array.isArray(value)) return value.forEach(walk);
+        if (value === null || typeof value !== 'object') return;
+        for (const [k, v] of Object.entries(value)) {
+          if ((k === 'href' || k === 'selfRef') && typeof v === 'string') found.push(v);
+          else walk(v);
+        }
+      };
+      for (const collection of ['nodes', 'ports']) (await lines(out, collection)).forEach(walk);
+      return found;
+    }
+
+    it('without PUBLIC_URL, writes selfRefs under the base the hrefs were written with, and its import answers alike', async () => {
+      const out = path.join(dir, 'no-public-url');
+      const run = await command(['export', '--to', out], server.database, {});
+      assert.equal(run.code, 0, run.stderr);
+      const found = await addresses(out);
+      assert.deepEqual(found.filter((a) => !a.startsWith(`${WRITTEN}/`)), [], 'every selfRef and href under one base');
+      assert.ok(found.includes(`${WRITTEN}/nodes/n`) && found.includes(`${WRITTEN}/ports/p`), found.join(' '));
+      assert.match(run.stderr, new RegExp(`selfRef and hrefs under ${WRITTEN.replace(/\./g, '\\.')} \\(recorded in the database\\)`));
+
+      const database = await createTestDatabase();
+      let copy: RunningServer | undefined;
+      try {
+        const imported = await command(['import', '--from', out], database, { PUBLIC_URL: WRITTEN });
+        assert.equal(imported.code, 0, `${imported.stdout}\n${imported.stderr}`);
+        copy = await startServer({ database, env: { PUBLIC_URL: WRITTEN } });
+        const copyUrl = copy.url;
+        for (const query of ['/nodes/n', '/ports/p', '/nodes', '/nodes/n?expand', '/ports']) {
+          const a: Answer = await get(`${server.url}${query}`);
+          const b: Answer = await get(`${copyUrl}${query}`);
+          assert.equal(b.status, a.status, query);
+          assert.equal(b.text, a.text, query);
+        }
+      } finally {
+        await copy?.stop();
+        await database.drop();
+      }
+    });
+
+    it('refuses a PUBLIC_URL other than the recorded base, naming both and --base (exit 2)', async () => {
+      const out = path.join(dir, 'other-public-url');
+      const run = await command(['export', '--to', out], server.database, { PUBLIC_URL: OTHER });
+      assert.equal(run.code, 2, run.stderr);
+      assert.ok(run.stderr.includes(`PUBLIC_URL is ${OTHER}, but the hrefs of this database were written under ${WRITTEN}`), run.stderr);
+      assert.ok(run.stderr.includes(`--base ${OTHER}`), run.stderr);
+      assert.deepEqual(await readdir(out).catch(() => []), [], 'no file written');
+    });
+
+    it('with --base, moves every selfRef and href onto it; imported under that base, the references are the service\'s own', async () => {
+      const out = path.join(dir, 'rebased');
+      const run = await command(['export', '--to', out, '--base', `${OTHER}/`], server.database, { PUBLIC_URL: OTHER });
+      assert.equal(run.code, 0, run.stderr);
+      const found = await addresses(out);
+      assert.deepEqual(found.filter((a) => !a.startsWith(`${OTHER}/`)), [], 'every selfRef and href under --base');
+      assert.deepEqual((await lines(out, 'nodes'))[0]!.ports, [{ href: `${OTHER}/ports/p`, rel: 'full' }]);
+      const database = await createTestDatabase();
+      let copy: RunningServer | undefined;
+      try {
+        assert.equal((await command(['import', '--from', out], database, { PUBLIC_URL: OTHER })).code, 0);
+        copy = await startServer({ database, env: { PUBLIC_URL: OTHER } });
+        assert.equal((await get(`${copy.url}/nodes/n?expand`)).body.ports[0].id, 'p');
+      } finally {
+        await copy?.stop();
+        await database.drop();
+      }
+      const bad = await command(['export', '--to', path.join(dir, 'bad-base'), '--base', 'ftp://x'], server.database, {});
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /^error: --base: must be an http or https URL/);
+    });
+
+    it('moves hrefs under an earlier base of the service onto the recorded one', async () => {
+      const database = await createTestDatabase();
+      const earlier = await startServer({ database, env: { PUBLIC_URL: WRITTEN } });
+      try {
+        assert.equal((await post(`${earlier.url}/ports`, { id: 'p', name: 'p' })).status, 201);
+        assert.equal((await post(`${earlier.url}/nodes`, { id: 'old', ports: [{ href: `${WRITTEN}/ports/p`, rel: 'full' }] })).status, 201);
+      } finally {
+        await earlier.stop();
+      }
+      const later = await startServer({ database, env: { PUBLIC_URL: OTHER } });
+      try {
+        assert.equal((await post(`${later.url}/nodes`, { id: 'new', ports: [{ href: `${OTHER}/ports/p`, rel: 'full' }] })).status, 201);
+      } finally {
+        await later.stop();
+      }
+      try {
+        const out = path.join(dir, 'two-bases');
+        const run = await command(['export', '--to', out], database, {});
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual((await addresses(out)).filter((a) => !a.startsWith(`${OTHER}/`)), []);
+        assert.match(run.stderr, /hrefs under http:\/\/written\.example:8080 \(earlier bases of this service\) moved onto it/);
+      } finally {
+        await database.drop();
+      }
     });
   });
 });

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { BSON } from 'bson';
+import { createTestDatabase, engine, postgresUrl, withPostgres, type TestDatabase } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
 import { projectRoot } from '../helpers/paths.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
@@ -188,12 +191,53 @@ describe('moving from UNIS: npm run import', function () {
     }
   });
 
-  it('writes nothing on a dry run, and reports what it would do', async () => {
+  /** What a database holds of topocat, read without changing it: the SQLite file's bytes, or the PostgreSQL schema's tables. */
+  async function footprint(database: TestDatabase): Promise<string> {
+    if (engine === 'sqlite') {
+      const file = database.url.replace(/^sqlite:/, '');
+      const bytes = await readFile(file).catch(() => undefined);
+      return bytes === undefined ? 'no file' : `a file of ${bytes.length} bytes, ${createHash('sha256').update(bytes).digest('hex')}`;
+    }
+    return withPostgres(postgresUrl(), async (knex) => {
+      const schema = await knex('pg_namespace').where('nspname', database.schema).first('nspname');
+      if (!schema) return 'no schema';
+      const tables = (await knex('pg_tables').where('schemaname', database.schema).select('tablename')) as { tablename: string }[];
+      return `a schema with ${tables.length} tables`;
+    });
+  }
+
+  // A new database, as an operator has it before anything ran on it: no file or an empty one (SQLite), no schema (PostgreSQL).
+  const newDatabases: [string, { engines: readonly string[]; given: (database: TestDatabase) => Promise<void> }][] = [
+    ['no file or schema yet', { engines: ['sqlite', 'postgres'], given: async () => undefined }],
+    ['an empty file', { engines: ['sqlite'], given: (database) => writeFile(database.url.replace(/^sqlite:/, ''), '') }],
+    ['a schema with no table', { engines: ['postgres'], given: (database) => withPostgres(postgresUrl(), async (knex) => void (await knex.raw('CREATE SCHEMA ??', [database.schema!]))) }],
+  ];
+  for (const [name, { given }] of newDatabases.filter(([, c]) => c.engines.includes(engine))) {
+    it(`a dry run on a new database (${name}) reads, checks and counts everything and writes nothing, not even the schema`, async () => {
+      const database = await createTestDatabase();
+      try {
+        await given(database);
+        const before = await footprint(database);
+        const outcome = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'), '--dry-run');
+        assert.equal(outcome.code, 0, outcome.stderr);
+        assert.match(outcome.stdout, /^dry run, nothing written: /m);
+        for (const [collection, docs] of Object.entries(expected.collections)) {
+          assert.deepEqual([reportRow(outcome.stdout, collection).read, reportRow(outcome.stdout, collection).imported], [docs.length, docs.length], collection);
+        }
+        assert.equal(reportRow(outcome.stdout, 'ports').refused, 1);
+        assert.match(outcome.stdout, /^refused ports\/port-sea-2 ts=\d+ \/capacity: must be integer$/m);
+        assert.equal(reportRow(outcome.stdout, 'events_cache').imported, 2);
+        assert.match(outcome.stderr, /nothing was written to .* \(a dry run; it is new/);
+        assert.equal(await footprint(database), before, 'the database is exactly as it was');
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+
+  it('writes nothing on a dry run on a database a server has set up, and reports what it would do', async () => {
     const database = await createTestDatabase();
     try {
-      const untouched = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'), '--dry-run');
-      assert.equal(untouched.code, 2, 'a database with no schema yet: a dry run does not make one');
-      assert.match(untouched.stderr, /a dry run writes nothing, not even the database's schema/);
       await (await serverOn(database)).stop();
       const outcome = await importCommand(database, PUBLIC, '--from', path.join(FIXTURES, 'mongoexport-v2'), '--dry-run');
       assert.equal(outcome.code, 0, outcome.stderr);
@@ -210,6 +254,107 @@ describe('moving from UNIS: npm run import', function () {
       await database.drop();
     }
   });
+
+  /** A node as UNIS stores it. */
+  const storedNode = (id: string): Doc => ({ _id: `${id}:1`, id, ts: 1_600_000_000_000_001, '\\$schema': 'http://unis.crest.iu.edu/schema/20160630/node#', name: id });
+  /** A document `levels` deep as JSON text (`{"a":{"a":…}}`), written out: no recursive serializer reaches 200,000 levels. */
+  const deepText = (levels: number): string => `{"_id":"deep:1","id":"deep","ts":1600000000000001,"properties":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels)}`;
+  /** The same as one BSON document, written out level by level (each level: its size, an embedded document `a`, …, its end). */
+  function deepBson(levels: number): Buffer {
+    const bytes = Buffer.alloc(8 * (levels - 1) + 12);
+    for (let level = 0; level < levels - 1; level++) {
+      bytes.writeInt32LE(bytes.length - 7 * level - level, 7 * level);
+      bytes.set([0x03, 0x61, 0x00], 7 * level + 4);
+    }
+    const innermost = 7 * (levels - 1);
+    bytes.writeInt32LE(12, innermost);
+    bytes.set([0x10, 0x61, 0x00, 1, 0, 0, 0, 0x00], innermost + 4);
+    return bytes;
+  }
+  const bson = (documents: readonly Doc[]): Buffer => Buffer.concat(documents.map((d) => BSON.serialize(d)));
+  const nodesFolder = async (file: string, content: string | Buffer): Promise<string> => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'topocat-unis-'));
+    await writeFile(path.join(folder, file), content);
+    if (file.endsWith('.bson')) await writeFile(path.join(folder, 'nodes.metadata.json'), '{"options":{}}');
+    return folder;
+  };
+  const lines = (docs: readonly Doc[]): string[] => docs.map((d) => JSON.stringify(d));
+
+  // Each source form with a document 200,000 levels deep between two good ones (rest-contract §14: "one that cannot be read is named with its place").
+  const unreadable: [string, { given: () => Promise<string>; want: RegExp; read: number }][] = [
+    ['mongoexport JSON lines, a document 200,000 levels deep', { given: () => nodesFolder('nodes.json', [lines([storedNode('a')])[0], deepText(200_000), lines([storedNode('b')])[0]].join('\n')), want: /^unreadable nodes\.json line 2: JSON nested deeper than 64 levels$/m, read: 3 }],
+    ['mongoexport one array, a document 200,000 levels deep', { given: () => nodesFolder('nodes.json', `[${[lines([storedNode('a')])[0], deepText(200_000), lines([storedNode('b')])[0]].join(',\n')}]`), want: /^unreadable nodes\.json element 2: JSON nested deeper than 64 levels$/m, read: 3 }],
+    ['mongoexport JSON lines, a document 65 levels deep (the limit is 64)', { given: () => nodesFolder('nodes.json', [lines([storedNode('a')])[0], deepText(65), lines([storedNode('b')])[0]].join('\n')), want: /^unreadable nodes\.json line 2: JSON nested deeper than 64 levels$/m, read: 3 }],
+    ['mongodump BSON, a document 200,000 levels deep', { given: () => nodesFolder('nodes.bson', Buffer.concat([bson([storedNode('a')]), deepBson(200_000), bson([storedNode('b')])])), want: /^unreadable nodes\.bson document 2 \(byte \d+\): nested deeper than 64 levels$/m, read: 3 }],
+    ['mongodump BSON, a document 65 levels deep', { given: () => nodesFolder('nodes.bson', Buffer.concat([bson([storedNode('a')]), deepBson(65), bson([storedNode('b')])])), want: /^unreadable nodes\.bson document 2 \(byte \d+\): nested deeper than 64 levels$/m, read: 3 }],
+    // Kept as they were: a document whose contents are broken is named and the next read; a file cut short is named at its end.
+    ['mongodump BSON, a corrupt document', { given: () => nodesFolder('nodes.bson', Buffer.concat([bson([storedNode('a')]), Buffer.from([12, 0, 0, 0, 0x10, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x00]), bson([storedNode('b')])])), want: /^unreadable nodes\.bson document 2 \(byte \d+\): /m, read: 3 }],
+    ['mongodump BSON, a file cut short', { given: () => nodesFolder('nodes.bson', Buffer.concat([bson([storedNode('a')]), bson([storedNode('b')]), bson([storedNode('c')]).subarray(0, 20)])), want: /^unreadable nodes\.bson byte \d+: the file ends inside a document/m, read: 3 }],
+  ];
+  for (const [name, { given, want, read }] of unreadable) {
+    it(`names what cannot be read and imports the rest, exit 1: ${name}`, async () => {
+      const database = await createTestDatabase();
+      const source = await given();
+      try {
+        const outcome = await importCommand(database, PUBLIC, '--from', source);
+        assert.equal(outcome.code, 1, outcome.stderr);
+        assert.match(outcome.stdout, want);
+        assert.deepEqual(reportRow(outcome.stdout, 'nodes'), { read, imported: 2, skipped: 0, refused: 0, unreadable: 1 });
+        const server = await serverOn(database);
+        try {
+          assert.deepEqual(((await get(`${server.url}/nodes?sort=id:1`, JSON_ACCEPT)).body as Doc[]).map((n) => n.id), ['a', 'b']);
+        } finally {
+          await server.stop();
+        }
+      } finally {
+        await rm(source, { recursive: true, force: true });
+        await database.drop();
+      }
+    });
+  }
+
+  it('names an element of a UNIS page nested 200,000 levels deep with its URL, imports the rest of the page, and exits 1', async () => {
+    const database = await createTestDatabase();
+    const page = `[${[lines([storedNode('a')])[0], deepText(200_000), lines([storedNode('b')])[0]].join(',')}]`;
+    const unis = createServer((req, res) => {
+      res.setHeader('Content-Type', 'application/perfsonar+json');
+      res.end(req.url === '/' ? JSON.stringify([{ href: `http://127.0.0.1:${(unis.address() as AddressInfo).port}/nodes`, rel: 'full' }]) : req.url === '/nodes?limit=1000&skip=0' ? page : '[]');
+    });
+    await new Promise<void>((resolve) => unis.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(unis.address() as AddressInfo).port}`;
+    try {
+      const outcome = await importCommand(database, PUBLIC, '--from', url);
+      assert.equal(outcome.code, 1, outcome.stderr);
+      assert.ok(outcome.stdout.includes(`unreadable ${url}/nodes?limit=1000&skip=0 element 2: JSON nested deeper than 64 levels\n`), outcome.stdout);
+      assert.deepEqual(reportRow(outcome.stdout, 'nodes'), { read: 3, imported: 2, skipped: 0, refused: 0, unreadable: 1 });
+    } finally {
+      await new Promise<void>((resolve) => unis.close(() => resolve()));
+      await database.drop();
+    }
+  });
+
+  // A mistyped path must not read as an empty registry.
+  const nothingToRead: [string, { given: (folder: string) => Promise<void> }][] = [
+    ['an empty folder', { given: async () => undefined }],
+    ['a folder of other files', { given: (folder) => writeFile(path.join(folder, 'README.txt'), 'not a dump') }],
+    ['a folder whose folders hold no dump', { given: (folder) => mkdir(path.join(folder, 'unis_db')) }],
+  ];
+  for (const [name, { given }] of nothingToRead) {
+    it(`refuses --from ${name}, naming the folder and what it expected (exit 2)`, async () => {
+      const database = await createTestDatabase();
+      const folder = await mkdtemp(path.join(tmpdir(), 'topocat-unis-'));
+      try {
+        await given(folder);
+        const outcome = await importCommand(database, PUBLIC, '--from', folder);
+        assert.equal(outcome.code, 2, outcome.stdout);
+        assert.ok(outcome.stderr.includes(`${folder} holds no collection to import: expected <collection>.json files (mongoexport) or <collection>.bson files`), outcome.stderr);
+        assert.equal(outcome.stdout, '');
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+        await database.drop();
+      }
+    });
+  }
 
   it('keeps the newest version current whatever order the versions come in, across batches', async () => {
     const database = await createTestDatabase();

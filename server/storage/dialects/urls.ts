@@ -19,7 +19,7 @@ const URLS: Record<EngineName, EngineUrl> = {
   sqlite: {
     form: 'sqlite:<file>',
     accepts: (url) => url.startsWith('sqlite:'),
-    describe: (url) => `sqlite ${path.resolve(url.replace(/^sqlite:(\/\/)?/, ''))}`,
+    describe: (url) => `sqlite ${sqliteFileOf(url)}`,
   },
   postgres: {
     form: 'postgres://user@host:port/database',
@@ -54,4 +54,9 @@ export const DATABASE_URL_FORMS = ENGINES.map((engine) => URLS[engine].form).joi
  */
 export function describeDatabase(url: string): string {
   return URLS[engineOf(url) ?? 'postgres'].describe(url);
+}
+
+/** The file a `sqlite:` DATABASE_URL names, as an absolute path (from the working folder); nothing is opened or made. */
+export function sqliteFileOf(url: string): string {
+  return path.resolve(url.replace(/^sqlite:(\/\/)?/, ''));
 }

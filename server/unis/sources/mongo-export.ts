@@ -3,39 +3,28 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { JsonElements } from '../../federation/json-elements.js';
-import { FileShare, reason, type Source, type SourceCollection, type SourceItem } from './source.js';
+import { documentOfText, FileShare, reason, type Source, type SourceCollection, type SourceItem } from './source.js';
 
 /**
  * A folder of `mongoexport` files, one `<collection>.json` per collection: JSON lines (the
  * default) or one JSON array (`--jsonArray`), in Extended JSON v1 or v2, relaxed or canonical
  * (`{"$numberLong": "…"}`, `{"$oid": "…"}`): each text is read as JSON, and its type wrappers
  * with the `bson` package's EJSON where the document is read (keys.ts, fromMongo). A file is read
- * as it streams, so its size does not matter.
+ * as it streams, so its size does not matter. A text nested deeper than `maxDepth` is named as
+ * unreadable before it is parsed (source.ts, documentOfText).
  */
-export async function mongoExportFolder(folder: string): Promise<Source> {
+export async function mongoExportFolder(folder: string, maxDepth: number): Promise<Source> {
   const files = (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.endsWith('.metadata.json'));
   const collections: SourceCollection[] = [];
   for (const e of files) {
     const file = path.join(folder, e.name);
     const share = new FileShare((await stat(file)).size);
-    collections.push({ name: e.name.slice(0, -'.json'.length), capped: false, items: () => exportedDocuments(file, share), fraction: () => share.fraction() });
+    collections.push({ name: e.name.slice(0, -'.json'.length), capped: false, items: () => exportedDocuments(file, share, maxDepth), fraction: () => share.fraction() });
   }
   return { description: `mongoexport folder ${folder}`, collections: async () => collections.sort((a, b) => (a.name < b.name ? -1 : 1)) };
 }
 
-/** One exported text as a document, or why not. */
-function parsed(text: string, place: string): SourceItem {
-  try {
-    // Plain JSON: Extended JSON's type wrappers are read where documents are (keys.ts, fromMongo).
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { place, error: 'not a JSON object' };
-    return { place, document: value as Record<string, unknown> };
-  } catch (error) {
-    return { place, error: reason(error) };
-  }
-}
-
-async function* exportedDocuments(file: string, share: FileShare): AsyncIterable<SourceItem> {
+async function* exportedDocuments(file: string, share: FileShare, maxDepth: number): AsyncIterable<SourceItem> {
   const name = path.basename(file);
   const stream = createReadStream(file, { encoding: 'utf8' });
   stream.on('data', () => (share.read = stream.bytesRead));
@@ -57,11 +46,11 @@ async function* exportedDocuments(file: string, share: FileShare): AsyncIterable
         stream.destroy();
         return;
       }
-      for (const text of texts) yield parsed(text, `${name} element ${++element}`);
+      for (const text of texts) yield documentOfText(text, `${name} element ${++element}`, maxDepth);
       continue;
     }
     if (line.trim() === '') continue;
-    yield parsed(line, `${name} line ${number}`);
+    yield documentOfText(line, `${name} line ${number}`, maxDepth);
   }
   try {
     array?.end();

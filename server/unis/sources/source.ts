@@ -5,6 +5,8 @@
  * document that cannot be read, where it is and why.
  */
 
+import { scanJson } from '../../wire/body.js';
+
 /** One document of a collection, or what went wrong reading it. */
 export type SourceItem =
   | { readonly place: string; readonly document: Readonly<Record<string, unknown>> }
@@ -40,4 +42,22 @@ export interface Source {
 /** The first line of an error's message. */
 export function reason(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
+
+/**
+ * A document's text as a source item: refused before it is parsed when it is nested deeper than
+ * `maxDepth` (MAX_JSON_DEPTH, the limit of a REST body, with the same check and message) or holds
+ * a string no database can store, else parsed; it must be a JSON object.
+ */
+export function documentOfText(text: string, place: string, maxDepth: number): SourceItem {
+  const problem = scanJson(text, maxDepth);
+  if (problem !== undefined) return { place, error: problem };
+  try {
+    // Plain JSON: Extended JSON's type wrappers are read where documents are (keys.ts, fromMongo).
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { place, error: 'not a JSON object' };
+    return { place, document: value as Record<string, unknown> };
+  } catch (error) {
+    return { place, error: reason(error) };
+  }
 }

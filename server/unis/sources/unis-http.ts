@@ -1,4 +1,5 @@
-import { reason, type Source, type SourceCollection, type SourceItem } from './source.js';
+import { JsonElements } from '../../federation/json-elements.js';
+import { documentOfText, reason, type Source, type SourceCollection, type SourceItem } from './source.js';
 
 /** Documents asked for per request: UNIS answers a page whole, as one JSON text. */
 const PAGE = 1_000;
@@ -14,7 +15,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
  * `/data/<mid>`. A page that fails is named with its URL and the rest of that collection is not
  * read (the run then exits 1; repeating it reads what was missed and skips the rest).
  */
-export function unisHttp(baseUrl: string): Source {
+export function unisHttp(baseUrl: string, maxDepth: number): Source {
   const base = baseUrl.replace(/\/+$/, '');
   return {
     description: `UNIS at ${base}`,
@@ -31,7 +32,7 @@ export function unisHttp(baseUrl: string): Source {
       const collections: SourceCollection[] = [];
       for (const name of [...names].sort()) {
         if (name === 'events' || name === 'data') continue;
-        collections.push({ name, capped: false, items: () => paged(`${base}/${name}`) });
+        collections.push({ name, capped: false, items: () => paged(`${base}/${name}`, maxDepth) });
       }
       if (names.has('events')) {
         // UNIS answers /events from each series' collection statistics: one series it cannot
@@ -41,7 +42,7 @@ export function unisHttp(baseUrl: string): Source {
           collections.push({ name: 'events_cache', capped: false, items: () => listOf([{ place: `${base}/events`, error: `${series}; no series or points were read` }]) });
         } else {
           collections.push({ name: 'events_cache', capped: false, items: () => listOf(series.map((s, i) => ({ place: `${base}/events element ${i + 1}`, document: s }))) });
-          for (const s of series) collections.push({ name: String(s.id), capped: true, items: () => paged(`${base}/data/${encodeURIComponent(String(s.id))}`, false) });
+          for (const s of series) collections.push({ name: String(s.id), capped: true, items: () => paged(`${base}/data/${encodeURIComponent(String(s.id))}`, maxDepth, false) });
         }
       }
       return collections;
@@ -49,36 +50,47 @@ export function unisHttp(baseUrl: string): Source {
   };
 }
 
-async function getJson(url: string): Promise<unknown> {
+async function getText(url: string): Promise<string> {
   const response = await fetch(url, { headers: { Accept: PSJSON }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${response.statusText}`);
-  return response.json();
+  return response.text();
+}
+
+async function getJson(url: string): Promise<unknown> {
+  return JSON.parse(await getText(url)) as unknown;
 }
 
 async function* listOf(items: readonly SourceItem[]): AsyncIterable<SourceItem> {
   yield* items;
 }
 
-/** Every element of a collection, page by page (`pages` false: one request, as `/data/<mid>` ignores paging). */
-async function* paged(url: string, pages = true): AsyncIterable<SourceItem> {
+/**
+ * Every element of a collection, page by page (`pages` false: one request, as `/data/<mid>`
+ * ignores paging). Each element is cut from the page's text and checked as a mongoexport line is
+ * (source.ts, documentOfText), so one element nested too deep is named and the others are read.
+ */
+async function* paged(url: string, maxDepth: number, pages = true): AsyncIterable<SourceItem> {
   for (let skip = 0; ; skip += PAGE) {
     const address = pages ? `${url}?limit=${PAGE}&skip=${skip}` : url;
-    let answer: unknown;
+    let texts: string[];
     try {
-      answer = await getJson(address);
+      texts = elementTexts(await getText(address));
     } catch (error) {
       yield { place: address, error: `${reason(error)}; the rest of the collection was not read` };
       return;
     }
-    // One resource may be answered bare.
-    const elements = Array.isArray(answer) ? answer : [answer];
-    for (const [i, element] of elements.entries()) {
-      const place = `${address} element ${i + 1}`;
-      if (element === null || typeof element !== 'object' || Array.isArray(element)) yield { place, error: 'not a JSON object' };
-      else yield { place, document: element as Record<string, unknown> };
-    }
-    if (!pages || elements.length < PAGE) return;
+    for (const [i, text] of texts.entries()) yield documentOfText(text, `${address} element ${i + 1}`, maxDepth);
+    if (!pages || texts.length < PAGE) return;
   }
+}
+
+/** The texts of a page's elements; one resource may be answered bare. Throws when the page is not JSON of that shape. */
+function elementTexts(page: string): string[] {
+  if (!page.trimStart().startsWith('[')) return [page];
+  const elements = new JsonElements();
+  const texts = elements.push(page);
+  elements.end();
+  return texts;
 }
 
 /**
