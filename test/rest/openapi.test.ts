@@ -81,7 +81,7 @@ describe('openapi.json', function () {
   // x-topocat-answers: what the query or `Accept` chooses, checked against its listed schema.
   const chosen: [string, Parameters<typeof checkAnswer>[0]][] = [
     ['conditions: an array of versions', { method: 'GET', url: 'http://h/nodes/x?name=n', status: 200, contentType: 'application/json', requestId: 'r', text: '[]', accept: 'application/json' }],
-    ["UNIS form: `[]` for an unknown id", { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'application/perfsonar+json', requestId: 'r', text: '[]', accept: '*/*' }],
+    ['UNIS form: `[]` for an unknown id', { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'application/perfsonar+json', requestId: 'r', text: '[]', accept: '*/*' }],
     ['expand: resources in place of references', { method: 'GET', url: 'http://h/nodes/x?expand', status: 200, contentType: 'application/json', requestId: 'r', text: '{"ports":[{"id":"p"}]}', accept: 'application/json' }],
     ['Accept: text/event-stream', { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'text/event-stream', requestId: 'r', text: '', accept: 'text/event-stream' }],
   ];

@@ -174,8 +174,8 @@ function reachesReference(schema: unknown, schemas: Json, seen: Set<string>): bo
     seen.add(object.$ref);
     const target = object.$ref.startsWith('#/components/schemas/')
       ? object.$ref
-          .slice('#/components/schemas/'.length)
-          .split('/')
+        .slice('#/components/schemas/'.length)
+        .split('/')
           .reduce<unknown>((at, token) => (at !== null && typeof at === 'object' ? (at as Json)[token] : undefined), schemas)
       : undefined;
     if (target === undefined) return true;
