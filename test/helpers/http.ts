@@ -35,7 +35,8 @@ export async function request<T = any>(method: string, url: string, options: Req
   } catch {
     parsed = undefined;
   }
-  checkAnswer({ method, url, status: response.status, contentType: response.headers.get('content-type'), requestId: response.headers.get('x-request-id'), text });
+  const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === 'accept')?.[1] ?? null;
+  checkAnswer({ method, url, status: response.status, contentType: response.headers.get('content-type'), requestId: response.headers.get('x-request-id'), text, accept });
   return { status: response.status, headers: response.headers, text, body: parsed as T };
 }
 

@@ -83,6 +83,8 @@ export interface Observed {
   /** The X-Request-Id header: every answer of the service has one; Node's own (431) do not. */
   readonly requestId: string | null;
   readonly text: string;
+  /** The request's `Accept` (absent or null: none sent), for the answers `Accept` chooses. */
+  readonly accept?: string | null;
 }
 
 /**
@@ -114,26 +116,66 @@ export function checkAnswer(observed: Observed): void {
   if (method === 'head' || observed.status === 204 || observed.status === 304) return;
   const media = (observed.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const content = response.content as Json | undefined;
+  const responsePointer = typeof described.$ref === 'string' ? (described.$ref as string).slice(1) : `/paths/${escapePointer(match!.template)}/${method}/responses/${observed.status}`;
+  // The answers the request chooses (generator/emit/openapi/operations.ts, `x-topocat-answers`):
+  // those whose `when` this request meets are checked besides the response's own schema.
+  const chosen = answersChosen(description, operation, (response[ANSWERS] ?? []) as Answer[], observed);
   if (!content) {
     if (observed.text !== '') throw new Error(`${where}: openapi.json describes no body, the server sent ${observed.contentType}`);
     return;
   }
-  if (!(media in content)) throw new Error(`${where}: media type "${media}" is not among ${Object.keys(content).join(', ')}`);
+  const streamed = chosen.find((answer) => answer.media === media);
+  if (!(media in content) && !streamed) throw new Error(`${where}: media type "${media}" is not among ${[...Object.keys(content), ...chosen.flatMap((a) => a.media ?? [])].join(', ')}`);
   if (!/json/.test(media)) return;
-  const responsePointer = typeof described.$ref === 'string' ? (described.$ref as string).slice(1) : `/paths/${escapePointer(match!.template)}/${method}/responses/${observed.status}`;
-  checkBody(description, where, `#${responsePointer}/content/${escapePointer(media)}/schema`, observed);
+  const pointers = [
+    ...(media in content ? [`#${responsePointer}/content/${escapePointer(media)}/schema`] : []),
+    ...chosen.flatMap(({ index, media: own }) => (own === undefined || own === media ? [`#${responsePointer}/${ANSWERS}/${index}/schema`] : [])),
+  ];
+  checkBody(description, where, pointers, observed);
 }
 
-function checkBody(description: Description, where: string, pointer: string, observed: Observed): void {
+const ANSWERS = 'x-topocat-answers';
+interface Answer {
+  readonly when: { readonly query?: readonly string[]; readonly accept?: string };
+  readonly media?: string;
+  readonly schema: Json;
+}
+
+/** A request in UNIS form: its `Accept` names neither of the typed JSON media types. */
+const unisForm = (accept: string | null | undefined): boolean => !/application\/(topology\+)?json/i.test(accept ?? '');
+
+/**
+ * The listed answers this request chooses, with their index in the list: by a query parameter
+ * it gives (a query name the operation does not declare is a condition: `conditions`), or by
+ * its `Accept`.
+ */
+function answersChosen(description: Description, operation: Json, answers: Answer[], observed: Observed): (Answer & { index: number })[] {
+  const declared = new Set(((operation.parameters ?? []) as Json[]).map((p) => description.resolve(p)).filter((p) => p.in === 'query').map((p) => p.name as string));
+  const given = new Set([...new URL(observed.url).searchParams.keys()].map((name) => (declared.has(name) ? name : 'conditions')));
+  return answers
+    .map((answer, index) => ({ ...answer, index }))
+    .filter(({ when }) =>
+      when.query !== undefined
+        ? when.query.some((name) => given.has(name))
+        : when.accept === 'unis'
+          ? unisForm(observed.accept)
+          : when.accept !== undefined && (observed.accept ?? '').toLowerCase().includes(when.accept),
+    );
+}
+
+/** The body matches one of the schemas at `pointers` (the first one's errors otherwise). */
+function checkBody(description: Description, where: string, pointers: string | string[], observed: Observed): void {
   let body: unknown;
   try {
     body = JSON.parse(observed.text);
   } catch {
     throw new Error(`${where}: the body is not JSON: ${observed.text.slice(0, 200)}`);
   }
-  const validate = description.validatorAt(pointer.slice(1));
-  if (!validate(body)) {
-    throw new Error(`${where}: the body does not match openapi.json${pointer}: ${description.errorsText(validate)}\n${observed.text.slice(0, 500)}`);
+  const all = typeof pointers === 'string' ? [pointers] : pointers;
+  const validators = all.map((pointer) => description.validatorAt(pointer.slice(1)));
+  if (!validators.some((validate) => validate(body))) {
+    const errors = validators.map((validate, i) => `${all[i]}: ${description.errorsText(validate)}`).join('; ');
+    throw new Error(`${where}: the body does not match openapi.json ${errors}\n${observed.text.slice(0, 500)}`);
   }
 }
 
@@ -142,6 +184,7 @@ export const conformingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const text = await response.clone().text();
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  checkAnswer({ method: init?.method ?? 'GET', url, status: response.status, contentType: response.headers.get('content-type'), requestId: response.headers.get('x-request-id'), text });
+  const accept = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('accept');
+  checkAnswer({ method: init?.method ?? 'GET', url, status: response.status, contentType: response.headers.get('content-type'), requestId: response.headers.get('x-request-id'), text, accept });
   return response;
 };

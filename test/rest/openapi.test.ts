@@ -68,10 +68,35 @@ describe('openapi.json', function () {
     ['a body that breaks the error shape', { given: { method: 'GET', url: 'http://h/nodes/x', status: 404, contentType: 'application/json', requestId: 'r', text: '{"error":{"message":"x"}}' }, want: /does not match/ }],
     ['an undescribed media type', { given: { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'text/plain', requestId: 'r', text: 'hi' }, want: /media type "text\/plain"/ }],
     ['a success for an undescribed method', { given: { method: 'POST', url: 'http://h/health', status: 200, contentType: 'application/json', requestId: 'r', text: '{}' }, want: /does not describe POST \/health/ }],
+    ['an array to a plain typed read', { given: { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'application/json', requestId: 'r', text: '[]', accept: 'application/json' }, want: /does not match/ }],
+    ['a projection to a plain read', { given: { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'application/json', requestId: 'r', text: '{"ports":[{"id":"p"}]}', accept: 'application/json' }, want: /does not match/ }],
+    ['an event stream to a read that did not ask for one', { given: { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'text/event-stream', requestId: 'r', text: '', accept: 'application/json' }, want: /media type "text\/event-stream"/ }],
   ];
   for (const [name, { given, want }] of refused) {
     it(`the answer checker refuses ${name}`, () => {
       assert.throws(() => checkAnswer(given), want);
     });
   }
+
+  // x-topocat-answers: what the query or `Accept` chooses, checked against its listed schema.
+  const chosen: [string, Parameters<typeof checkAnswer>[0]][] = [
+    ['conditions: an array of versions', { method: 'GET', url: 'http://h/nodes/x?name=n', status: 200, contentType: 'application/json', requestId: 'r', text: '[]', accept: 'application/json' }],
+    ['UNIS form: `[]` for an unknown id', { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'application/perfsonar+json', requestId: 'r', text: '[]', accept: '*/*' }],
+    ['expand: resources in place of references', { method: 'GET', url: 'http://h/nodes/x?expand', status: 200, contentType: 'application/json', requestId: 'r', text: '{"ports":[{"id":"p"}]}', accept: 'application/json' }],
+    ['Accept: text/event-stream', { method: 'GET', url: 'http://h/nodes/x', status: 200, contentType: 'text/event-stream', requestId: 'r', text: '', accept: 'text/event-stream' }],
+  ];
+  for (const [name, given] of chosen) {
+    it(`the answer checker takes what the request chose (${name})`, () => {
+      assert.doesNotThrow(() => checkAnswer(given));
+    });
+  }
+
+  it("types a plain read as the resource: the read's JSON answers are the kind's schema, the rest in x-topocat-answers", () => {
+    const ok = openapi.paths['/nodes/{id}'].get.responses['200'];
+    for (const media of ['application/json', 'application/topology+json', 'application/perfsonar+json']) assert.deepEqual(ok.content[media].schema, { $ref: '#/components/schemas/Node' }, media);
+    assert.equal('text/event-stream' in ok.content, false);
+    assert.deepEqual(ok['x-topocat-answers'].map((a: { when: unknown }) => a.when), [{ query: ['fields', 'expand', 'inline'] }, { query: ['conditions', 'ts'] }, { accept: 'unis' }, { accept: 'text/event-stream' }]);
+    // Where `expand` cannot reach (scalars, free-form objects), a projection's member is its own schema.
+    assert.deepEqual(openapi.components.schemas.NodeProjection.properties.properties, { $ref: '#/components/schemas/NetworkResource/properties/properties' });
+  });
 });

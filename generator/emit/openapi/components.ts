@@ -159,12 +159,49 @@ function patchSchema(kind: Kind, schemas: Json): Json {
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 
 /**
+ * Whether a value of `schema` may hold a reference that `expand` replaces (server/rest/expand.ts:
+ * an object with `href` and `rel` or `ref` "full", at any depth below the answer's top). Scalars
+ * and free-form objects (`properties`, `location` beyond its named members, `configuration`)
+ * declare no `href`: an expansion inside a free-form object leaves it free-form, so their schema
+ * already holds the expanded answer. A `$ref` that does not resolve here counts as reaching one.
+ */
+function reachesReference(schema: unknown, schemas: Json, seen: Set<string>): boolean {
+  if (Array.isArray(schema)) return schema.some((item) => reachesReference(item, schemas, seen));
+  if (schema === null || typeof schema !== 'object') return false;
+  const object = schema as Json;
+  if (typeof object.$ref === 'string') {
+    if (seen.has(object.$ref)) return false;
+    seen.add(object.$ref);
+    const target = object.$ref.startsWith('#/components/schemas/')
+      ? object.$ref
+        .slice('#/components/schemas/'.length)
+        .split('/')
+          .reduce<unknown>((at, token) => (at !== null && typeof at === 'object' ? (at as Json)[token] : undefined), schemas)
+      : undefined;
+    if (target === undefined) return true;
+    if (reachesReference(target, schemas, seen)) return true;
+  }
+  if ((object.properties as Json | undefined)?.href !== undefined) return true;
+  // A member typed as a union of components (`tsType`, as forTools turns it into `anyOf`).
+  if (typeof object.tsType === 'string' && object.tsType.split('|').some((name) => /^[A-Z]\w*$/.test(name.trim()) && reachesReference(ref(name.trim()), schemas, seen))) return true;
+  return ['properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'patternProperties'].some((key) => {
+    const child = object[key];
+    return key === 'properties' || key === 'patternProperties' ? child !== undefined && Object.values(child as Json).some((c) => reachesReference(c, schemas, seen)) : reachesReference(child, schemas, seen);
+  });
+}
+
+/**
  * What `fields=` returns: only the named members (dot notation reaches nested ones). Also what
- * `expand` returns: a member that may hold references may hold the resources instead.
+ * `expand` returns: a member that may hold references may hold the resources instead; the
+ * others keep their own schema (Node's `properties` and `location`, for one, are not).
  */
 function projectionSchema(kind: Kind, schemas: Json): Json {
   const properties = Object.fromEntries(
-    topLevel(kind).map(({ name, type }) => [name, type !== undefined && SCALARS.has(type) ? member(schemas, kind, name, type) : { anyOf: [member(schemas, kind, name, type), ref('Expanded')] }]),
+    topLevel(kind).map(({ name, type }) => {
+      const own = member(schemas, kind, name, type);
+      const expandable = !(type !== undefined && SCALARS.has(type)) && reachesReference(own, schemas, new Set());
+      return [name, expandable ? { anyOf: [own, ref('Expanded')] } : own];
+    }),
   );
   return { type: 'object', description: `A ${kind.name} projected by \`fields=\`: only the named members.`, properties };
 }

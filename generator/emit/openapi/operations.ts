@@ -7,12 +7,37 @@ import { errors, header } from './responses.js';
 const content = (schema: Json, media: readonly string[] = RESOURCE_MEDIA_TYPES): Json => ({ content: Object.fromEntries(media.map((m) => [m, { schema }])) });
 
 /** `Accept: text/event-stream`: the changes the query selects, as they are committed (Server-Sent Events). */
-const EVENTS: Json = {
-  [MEDIA_TYPES.eventStream]: {
-    schema: { type: 'string', description: 'Events `id: <event id>`, `event: POST | PUT | DELETE`, `data: <the stored representation, or {"id"} for a deletion>`; a reconnect with `Last-Event-ID` first receives what it missed.' },
-  },
+const STREAM: Json = {
+  type: 'string',
+  description: 'Events `id: <event id>`, `event: POST | PUT | DELETE`, `data: <the stored representation, or {"id"} for a deletion>`; a reconnect with `Last-Event-ID` first receives what it missed.',
 };
-const withEvents = (described: Json): Json => ({ content: { ...(described.content as Json), ...EVENTS } });
+
+/**
+ * The answers whose shape the request chooses (the query, `Accept`), listed beside a response
+ * by what makes them, with their schemas: OpenAPI cannot make a response's schema depend on the
+ * query. The response's `content` keeps the answer of the plain request, so that a client
+ * generated from it types a plain read as the resource: openapi-typescript 7.13 turns a
+ * `content` schema into one union, and openapi-fetch 0.17 answers the union of every media
+ * type's schema as `data` (a `text/event-stream` entry, with or without a schema, adds `string`
+ * or `unknown` to it). The project's answer checker (test/helpers/openapi.ts) reads this list,
+ * so every answer the tests see is still checked against a schema.
+ * `when.query`: one of these parameters is given (`conditions` stands for any condition on a
+ * field); `when.accept`: `unis` for a request in UNIS form, or the media type asked for, which
+ * then is the answer's (`media`).
+ */
+export const ANSWERS = 'x-topocat-answers';
+interface Answer {
+  readonly when: { readonly query?: readonly string[]; readonly accept?: string };
+  readonly media?: string;
+  readonly description: string;
+  readonly schema: Json;
+}
+const EVENTS: Answer = {
+  when: { accept: MEDIA_TYPES.eventStream },
+  media: MEDIA_TYPES.eventStream,
+  description: 'The changes, as they happen (Server-Sent Events)',
+  schema: STREAM,
+};
 const oneOrMany = (schema: Json): Json => ({ oneOf: [schema, { type: 'array', items: schema }] });
 
 /** One entry of `since`/`until`: a resource that changed between two instants, and its representations at both. */
@@ -42,7 +67,6 @@ export type Role = 'instance' | 'lookup';
 /** The OpenAPI operation of one REST operation of the model, and, for GETs, its HEAD twin. */
 export function restOperation(model: Model, op: Operation, kind: Kind, used: Set<number>, role: Role): Json {
   const lookup = role === 'lookup';
-  const redirect = lookup ? [REDIRECT] : [];
   /** A list's answer, and on a lookup its Redirect besides. */
   const orRedirect = (schema: Json): Json => (lookup ? { anyOf: [schema, REDIRECT] } : schema);
   const full = ref(kind.typeName);
@@ -84,10 +108,11 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.list,
         responses: {
           [success]: {
-            description: `The current representations that match (with \`at\`: those of that instant), streamed, in \`ts\` order unless sorted; with \`since\`/\`until\`, what changed between them; with \`Accept: text/event-stream\`, the changes that match, as they happen${
+            description: `The current representations that match (with \`at\`: those of that instant), streamed, in \`ts\` order unless sorted; with \`since\`/\`until\`, what changed between them; with \`Accept: text/event-stream\`, the changes that match, as they happen (described in \`x-topocat-answers\`)${
               lookup ? '. A lookup (docs/federation.md) answers `Redirect` instead, or with `federate=true` the merged list of its instances' : ''}`,
             headers: { ETag: header('ListETag'), 'X-Request-Id': header('XRequestId'), 'Federation-Partial': header('FederationPartial') },
-            ...withEvents(content(orRedirect({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } }))),
+            ...content(orRedirect({ type: 'array', items: { anyOf: [shown, changeBetween(shown)] } })),
+            [ANSWERS]: [EVENTS],
           },
           304: { description: 'Nothing the list could show has changed since the answer that carried this ETag (`If-None-Match`)', headers: { ETag: header('ListETag'), 'X-Request-Id': header('XRequestId') } },
           ...failures,
@@ -100,10 +125,17 @@ export function restOperation(model: Model, op: Operation, kind: Kind, used: Set
         parameters: PARAMETERS.read,
         responses: {
           [success]: {
-            description: `The representation (an object), or an array when conditions are given (\`[]\` for an unknown id in UNIS's form); with \`Accept: text/event-stream\`, the resource's changes, as they happen${
+            description: `The representation (an object). The query and \`Accept\` choose other answers, listed with their schemas in \`x-topocat-answers\`: with \`fields=\`/\`expand\`, a projection; with conditions, an array of versions (\`[]\` for an unknown id in UNIS's form); with \`Accept: text/event-stream\`, the resource's changes, as they happen${
               lookup ? '. A lookup answers `Redirect` (every unexpired instance)' : ''}`,
             headers: validators,
-            ...withEvents(content({ anyOf: [shown, { type: 'array', items: shown }, ...redirect] })),
+            // The plain read's answer is the resource (a lookup's: or the Redirect); the others are listed beside it.
+            ...content(orRedirect(full)),
+            [ANSWERS]: [
+              { when: { query: ['fields', 'expand', 'inline'] }, description: '`fields=`: only the named members; `expand`: resources in place of the references to them; `inline`: a file\'s extents', schema: shown },
+              { when: { query: ['conditions', 'ts'] }, description: 'Conditions (also on `ts`, `?ts=gt=…`): the matching versions, newest first', schema: { type: 'array', items: shown } },
+              { when: { accept: 'unis' }, description: "UNIS form: `[]` for an unknown id, and UNIS's arrays", schema: { type: 'array', items: shown } },
+              EVENTS,
+            ] satisfies Answer[],
           },
           304: { description: 'The cached representation is current', headers: validators },
           ...failures,

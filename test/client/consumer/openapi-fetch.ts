@@ -23,6 +23,11 @@ check(node !== undefined && !Array.isArray(node) && typeof node.id === 'string',
 const id = (node as { id: string }).id;
 const etag = created.response.headers.get('etag') ?? '';
 
+// A plain read is typed as the resource: no cast, no narrowing (projections, conditions,
+// expansions and the event stream are described beside the response, not in its schema).
+const { data: read } = await client.GET('/nodes/{id}', { params: { path: { id } } });
+check(read?.location?.institution === 'IU' && read.properties?.['vendor'] === undefined, 'a plain read, typed as the resource');
+
 const listed = await client.GET('/nodes', { params: { query: { fields: ['id', 'name'], conditions: { name: 'fetch-1', 'location.institution': 'IU' }, limit: 5 } } });
 check(Array.isArray(listed.data) && listed.data.length === 1 && Object.keys(listed.data[0] ?? {}).sort().join() === 'id,name', 'GET a projection with conditions');
 
