@@ -49,6 +49,11 @@ function fresh(method: string, url: string, options: { body?: unknown; headers?:
  */
 describe('list ETags: 304 while nothing the list could show has changed, across processes', function () {
   this.timeout(60_000);
+  // On PostgreSQL a tag may also move with no write, when the server's oldest running transaction
+  // (any session of the shared server) ends and its horizon passes events (see settled() below):
+  // a 200 more, never a wrong 304. A case caught by such a move between its requests is run
+  // again; one that sees a wrong 304 or a tag that does not move fails every time.
+  if (engine === 'postgres') this.retries(2);
   let database: TestDatabase;
   const servers: RunningServer[] = [];
   /** The processes' base addresses: two servers, or one cluster whose fresh connections alternate between its workers. */
