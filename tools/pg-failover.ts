@@ -210,6 +210,7 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
       states,
       until,
       async switchover() {
+        await until(ready, 90_000);
         const old = await primary();
         if (!old) throw new Error('no primary to switch over from');
         const from = performance.now();
@@ -218,6 +219,7 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
         return { promotedSeconds: (performance.now() - from) / 1000 };
       },
       async killPostmaster() {
+        await until(ready, 90_000);
         const old = await primary();
         if (!old) throw new Error('no primary');
         const pid = Number(readFileSync(path.join(instanceOf(old).data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -225,6 +227,7 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
         return old;
       },
       async loseNode() {
+        await until(ready, 90_000);
         const old = await primary();
         if (!old) throw new Error('no primary');
         killGroup(instanceOf(old));

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 
 const MIGRATION_LOCK = /^Can't take lock to run migrations|knex migrate:unlock/;
-const CONNECTION_ERROR = /^Connection Error:/;
+const CONNECTION_ERROR = /^(Connection Error:|Acquire connection error:)/;
 
 /** knex's warnings as log lines; without it knex prints them on stdout, among the JSON logs. */
 export function knexLog(logger: Logger | undefined): { log?: Knex.Logger } {
