@@ -164,8 +164,6 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
     monitor = await connectWhenReady(monitorUrl, 'SELECT 1 FROM pgautofailover.node LIMIT 0', started + readyMs);
     monitor.on('error', () => undefined);
     autoctl(nodes[0], ['create', 'postgres', '--pgdata', nodes[0].data, '--pgport', String(nodes[0].port), '--name', nodes[0].name, '--monitor', monitorUrl, ...common, '--run']);
-    // The second node's base backup needs the first to be primary-to-be; registered at once, it waits for it.
-    autoctl(nodes[1], ['create', 'postgres', '--pgdata', nodes[1].data, '--pgport', String(nodes[1].port), '--name', nodes[1].name, '--monitor', monitorUrl, ...common, '--run']);
     const states = async (): Promise<Record<string, string>> => {
       const { rows } = await monitor!.query<{ nodename: string; reportedstate: string }>('SELECT nodename, reportedstate::text FROM pgautofailover.node ORDER BY nodeid');
       return Object.fromEntries(rows.map((r) => [r.nodename, r.reportedstate]));
@@ -181,6 +179,9 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
+    // The second node only once the first is registered: registered first, it would be the primary-to-be without data.
+    await until((s) => s[nodes[0].name] !== undefined, Math.max(1_000, started + readyMs - performance.now()));
+    autoctl(nodes[1], ['create', 'postgres', '--pgdata', nodes[1].data, '--pgport', String(nodes[1].port), '--name', nodes[1].name, '--monitor', monitorUrl, ...common, '--run']);
     // While the second node waits for a checkpoint to start its base backup, ask for one at once.
     const ready = (s: Record<string, string>): boolean => Object.values(s).sort().join(',') === 'primary,secondary';
     let first: pg.Client | undefined;
