@@ -98,12 +98,14 @@ describe('UNIS HEAD queries: newest first, fields=neg=, exists=, cert, limit=0 (
     });
 
     it('on one resource: its own ETag, unlike the whole one and the inclusion of the same fields', async () => {
-      const [whole, except, only] = await Promise.all([get(`${nodes}/n1`), get(`${nodes}/n1?fields=neg=ports,properties`), get(`${nodes}/n1?fields=ports,properties`)]);
+      // Typed requests: in UNIS form a projection of one resource is a one-element array (rest-contract §3, revised 2026-11-29).
+      const typed = { accept: 'application/json' };
+      const [whole, except, only] = await Promise.all([get(`${nodes}/n1`, typed), get(`${nodes}/n1?fields=neg=ports,properties`, typed), get(`${nodes}/n1?fields=ports,properties`, typed)]);
       assert.equal(except.status, 200, except.text);
       assert.deepEqual(Object.keys(except.body).sort(), Object.keys(whole.body).filter((k) => k !== 'ports' && k !== 'properties').sort());
       const tags = new Set([whole.headers.get('etag'), except.headers.get('etag'), only.headers.get('etag')]);
       assert.equal(tags.size, 3, [...tags].join(' '));
-      const again = await get(`${nodes}/n1?fields=neg=ports,properties`, { 'if-none-match': except.headers.get('etag')! });
+      const again = await get(`${nodes}/n1?fields=neg=ports,properties`, { ...typed, 'if-none-match': except.headers.get('etag')! });
       assert.equal(again.status, 304);
     });
 
