@@ -13,7 +13,12 @@ import { storedKinds } from './collections.js';
 import { startOwnStoredDataCheck } from './schema-check/at-start.js';
 import { listeningFields, type StartFacts } from './serve.js';
 
-/** Workers dying this often mean they cannot run at all: give up instead of forking forever. */
+/**
+ * Workers dying this often mean they cannot run at all: give up instead of forking forever. Five
+ * deaths within the window, or five in a row of workers that never listened: on a loaded
+ * machine a worker takes seconds to start (4 s each under a load average of 20, seen
+ * 2026-11-29), so a start that always fails would never die five times within ten seconds.
+ */
 const CRASH_LOOP_DEATHS = 5;
 const CRASH_LOOP_WINDOW_MS = 10_000;
 /** Beyond SHUTDOWN_TIMEOUT_MS, time for a worker to close its database and flush its log. */
@@ -22,6 +27,8 @@ const STOP_MARGIN_MS = 5_000;
 export function runPrimary(config: Config, logger: Logger, facts: StartFacts): void {
   const listening = new Set<number>();
   const deaths: number[] = [];
+  /** Workers in a row that died before they listened (reset by one that listens). */
+  let deathsAtStart = 0;
   let announced = false;
   let stopping = false;
   let exitCode = 0;
@@ -68,6 +75,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
 
   cluster.on('listening', (worker, address) => {
     listening.add(worker.id);
+    deathsAtStart = 0;
     if (!announced && !stopping && listening.size >= config.workers) {
       announced = true;
       // With PORT=0 every worker gets the same port: the primary holds the one listening socket.
@@ -77,7 +85,7 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
   });
 
   cluster.on('exit', (worker, code, signal) => {
-    listening.delete(worker.id);
+    const listened = listening.delete(worker.id);
     workers.delete(worker.id);
     const pid = worker.process.pid;
     if (stopping) {
@@ -89,8 +97,9 @@ export function runPrimary(config: Config, logger: Logger, facts: StartFacts): v
     const now = Date.now();
     deaths.push(now);
     while (deaths.length > 0 && deaths[0]! <= now - CRASH_LOOP_WINDOW_MS) deaths.shift();
-    if (deaths.length >= CRASH_LOOP_DEATHS) {
-      logger.fatal({ deaths: deaths.length, withinMs: CRASH_LOOP_WINDOW_MS }, 'workers keep dying: giving up');
+    deathsAtStart = listened ? 0 : deathsAtStart + 1;
+    if (deaths.length >= CRASH_LOOP_DEATHS || deathsAtStart >= CRASH_LOOP_DEATHS) {
+      logger.fatal({ deaths: deaths.length, withinMs: CRASH_LOOP_WINDOW_MS, deathsAtStart }, 'workers keep dying: giving up');
       stop('crash loop', 1);
       return;
     }
