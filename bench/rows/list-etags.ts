@@ -6,7 +6,7 @@
  * a rate that gives /proc's 10-ms ticks enough requests). On SQLite, then on PostgreSQL (its
  * backends' CPU counted with the server's) when TEST_DATABASE_URL names one.
  *
- * With TOPOCAT_BENCH_BASELINE naming another build's dist/ (e.g. /work/main/dist), also that a
+ * With TOPOCAT_BENCH_BASELINE naming another build's dist/ (e.g. a checkout of main, built: `<main>/dist`), also that a
  * plain 200 list did not get slower for its tag: `GET /nodes?name=…` (one match, by index) and
  * the whole list streamed, this build against that one, side by side (cpuSideBySide), each on a
  * database of its own with the same nodes.
