@@ -1,7 +1,13 @@
+import { Agent, type IncomingMessage, type ClientRequest, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { SortKey } from '../query/syntax.js';
 import { ArrayBytes } from './array-bytes.js';
 import type { OrderKey } from './order.js';
 import { SortKeyReader } from './sort-key-bytes.js';
+
+/** Connections to instances kept between merges (a lookup asks the same few again and again). */
+const HTTP_AGENT = new Agent({ keepAlive: true });
+const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 
 /** Why an instance is left out of a federated answer (named in `Federation-Partial`). */
 export class InstanceFailure extends Error {
@@ -34,8 +40,9 @@ export interface InstanceRequest {
 export class InstanceList {
   /** What the merge compares of the head element; undefined once the list ended. */
   key: OrderKey | undefined;
-  private readonly controller = new AbortController();
-  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private request_: ClientRequest | undefined;
+  private answer: IncomingMessage | undefined;
+  private chunks: AsyncIterator<Buffer> | undefined;
   private readonly elements: ArrayBytes;
   /** The head's index among the elements of the chunk read last. */
   private at = 0;
@@ -64,17 +71,35 @@ export class InstanceList {
   }
 
   async open(): Promise<void> {
-    const { instance, path, headers } = this.request;
+    const { instance, path } = this.request;
     await this.withinBudget(async () => {
-      const answer = await fetch(`${instance}${path}`, { headers, signal: this.controller.signal, redirect: 'error' });
-      if (!answer.ok || !answer.body) {
-        await answer.body?.cancel();
-        throw new InstanceFailure(instance, `status ${answer.status}`);
+      const answer = await this.get(`${instance}${path}`);
+      this.answer = answer;
+      const status = answer.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        answer.resume();
+        throw new InstanceFailure(instance, `status ${status}`);
       }
-      this.reader = answer.body.getReader();
+      this.chunks = (answer as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
       await this.fill();
     });
     this.moveTo(0);
+  }
+
+  /**
+   * The instance's answer, its head: node:http on a kept-alive connection. Node's fetch (undici,
+   * web streams) took 2 to 2.5 times the CPU to read the same four lists of 10,000 nodes (6.6 MB
+   * each): 44–113 ms against 19–35 ms a merge, three rounds each, scratch, 2026-11-29.
+   */
+  private get(url: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const https = url.startsWith('https:');
+      const options = { headers: this.request.headers, agent: https ? HTTPS_AGENT : HTTP_AGENT };
+      const request = https ? httpsRequest(url, options, resolve) : httpRequest(url, options, resolve);
+      this.request_ = request;
+      request.on('error', reject);
+      request.end();
+    });
   }
 
   /** Move to the next element without reading: false when the chunk read last is used up and the list goes on (call `more`). */
@@ -129,20 +154,25 @@ export class InstanceList {
   cancel(): void {
     this.done = true;
     this.key = undefined;
-    this.controller.abort();
-    this.reader?.cancel().catch(() => {});
+    this.stop();
   }
 
   private timeOut(): void {
     this.timedOut = true;
-    this.controller.abort();
+    this.stop();
+  }
+
+  /** Drop the connection (a list read to its end has let it go back to the agent already). */
+  private stop(): void {
+    const request = this.request_;
+    if (request !== undefined && !request.destroyed && !(this.answer?.complete ?? false)) request.destroy(new Error('stopped'));
   }
 
   /** Read until a chunk completes an element or the list ends. */
   private async fill(): Promise<void> {
-    const reader = this.reader!;
+    const chunks = this.chunks!;
     do {
-      const { value, done } = await reader.read();
+      const { value, done } = await chunks.next();
       if (done) {
         this.elements.end();
         this.done = true;
