@@ -13,6 +13,7 @@ import type { BenchContext } from '../harness/context.js';
 import { latency } from '../harness/load.js';
 import type { Measured } from '../harness/processes.js';
 import { count, ms, ratio, type Row } from '../harness/report.js';
+import { median } from '../harness/stats.js';
 import { streamList } from '../harness/stream.js';
 import { startTopocat } from '../harness/topocat.js';
 import { newNode, node } from '../workloads/topology.js';
@@ -135,6 +136,15 @@ async function upkeepRow(ctx: BenchContext, dn: string): Promise<Row> {
   }
 }
 
+/** Warm reads each figure of a `federate=true` row is the median of. */
+const READS = 5;
+
+async function repeated<T>(times: number, run: () => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let k = 0; k < times; k++) results.push(await run());
+  return results;
+}
+
 /** One `federate=true` row: its query (sorted or not), its size, and the targets it is judged by. */
 interface FederateShape {
   readonly query: string;
@@ -155,29 +165,39 @@ async function federateRow(ctx: BenchContext, dn: string, shape: FederateShape):
       for (let i = 0; i < perInstance; i += 1_000) await postJson(instance, '/nodes', Array.from({ length: Math.min(1_000, perInstance - i) }, (_, j) => node(k * perInstance + i + j)), ctx);
       await postJson(lookup, '/register', { ...registration(k, instance.url), properties: { summary: [{ $collection: 'nodes', properties: { name: '*' } }], depth: 0 } }, ctx);
     }
-    const own = [];
-    const ownCpu = [];
+    // Each figure is the median of READS warm reads (one read each made them 3.3–7.4× apart from run to run).
+    const own: number[] = [];
+    const ownCpu: number[] = [];
     for (const instance of instances) {
-      const before = cpuSeconds(instance.pid);
-      own.push(await streamList(instance, query, ctx.auth));
-      ownCpu.push(cpuSeconds(instance.pid) - before);
+      await streamList(instance, query, ctx.auth); // warm-up
+      const runs = await repeated(READS, async () => {
+        const before = cpuSeconds(instance.pid);
+        const list = await streamList(instance, query, ctx.auth);
+        return { seconds: list.seconds, cpu: cpuSeconds(instance.pid) - before };
+      });
+      own.push(median(runs.map((run) => run.seconds)));
+      ownCpu.push(median(runs.map((run) => run.cpu)));
     }
-    const slowest = Math.max(...own.map((o) => o.seconds));
+    const slowest = Math.max(...own);
     // The four lists at once, as the lookup asks them: on one machine they share its cores.
-    const together = Math.max(...(await Promise.all(instances.map((instance) => streamList(instance, query, ctx.auth)))).map((o) => o.seconds));
+    const together = median(await repeated(READS, async () => Math.max(...(await Promise.all(instances.map((instance) => streamList(instance, query, ctx.auth)))).map((o) => o.seconds))));
     const federated = `${query}${query.includes('?') ? '&' : '?'}federate=true`;
     await streamList(lookup, federated, ctx.auth); // warm-up: the lookup's first merge compiles its code
-    const cpuBefore = cpuSeconds(lookup.pid);
-    const merged = await streamList(lookup, federated, ctx.auth);
-    // The lookup's own CPU for the merge: on one machine the instances share its cores, so this moves less than the times.
-    const lookupCpu = cpuSeconds(lookup.pid) - cpuBefore;
+    const merges = await repeated(READS, async () => {
+      const before = cpuSeconds(lookup.pid);
+      const list = await streamList(lookup, federated, ctx.auth);
+      // The lookup's own CPU for the merge: on one machine the instances share its cores, so this moves less than the times.
+      return { list, cpu: cpuSeconds(lookup.pid) - before };
+    });
+    const merged = { ...merges.map((m) => m.list).sort((a, b) => a.seconds - b.seconds)[Math.floor(merges.length / 2)]!, rssPeak: Math.max(...merges.map((m) => m.list.rssPeak)) };
+    const lookupCpu = median(merges.map((m) => m.cpu));
     const r = merged.seconds / slowest;
     const rTogether = merged.seconds / together;
     const grown = (merged.rssPeak - merged.rssBaseline) / 2 ** 20;
-    const failures = merged.status === 200 && merged.items === 4 * perInstance ? 0 : 1;
+    const failures = merges.filter((m) => m.list.status !== 200 || m.list.items !== 4 * perInstance).length;
     return {
       row: `\`${federated}\` over 4 instances of ${count(perInstance)} nodes (${count(4 * perInstance)} merged) vs the slowest instance's own list, and vs the four lists read at once`,
-      result: `${ms(merged.seconds * 1000)} vs ${ms(slowest * 1000)}, ratio ${ratio(r)}; the four lists read at once, no lookup: ${ms(together * 1000)}, ratio ${ratio(rTogether)}; the lookup's CPU ${ms(lookupCpu * 1000)}, each instance's for its own list ${ownCpu.map((c) => ms(c * 1000)).join(', ')}; lookup RSS +${grown.toFixed(1)} MB at its peak`,
+      result: `medians of ${READS} warm reads: ${ms(merged.seconds * 1000)} vs ${ms(slowest * 1000)}, ratio ${ratio(r)}; the four lists read at once, no lookup: ${ms(together * 1000)}, ratio ${ratio(rTogether)}; the lookup's CPU ${ms(lookupCpu * 1000)} (${((lookupCpu * 1e6) / (4 * perInstance)).toFixed(1)} µs an element), each instance's for its own list ${ownCpu.map((c) => ms(c * 1000)).join(', ')}; lookup RSS +${grown.toFixed(1)} MB at its peak`,
       target: shape.target,
       met: shape.met(r, rTogether),
       figures: {
