@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { hashToken } from '../server/tokens.js';
 import { cpuSeconds } from './harness/cpu.js';
 import { latency } from './harness/load.js';
-import { benchPostgres, type BenchPostgres } from './harness/postgres.js';
+import { benchPostgres, type BenchPostgres, postgresUnavailable } from './harness/postgres.js';
 import { distRoot, freePort, launch, type Measured } from './harness/processes.js';
 import { median } from './harness/stats.js';
 import { streamList } from './harness/stream.js';
@@ -34,6 +34,7 @@ const { values } = parseArgs({
   },
 });
 if (values.old === undefined) throw new Error('--old <dist/ of the build to compare with> is required');
+if (values.postgres && postgresUnavailable() !== undefined) throw new Error(`--postgres: ${postgresUnavailable()}`);
 const nodes = Number(values.nodes);
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
