@@ -12,13 +12,16 @@ import { importCycles } from './tools/lint/import-cycles.js';
  * import. A relative import reaches server/ through as many `../` as the file is deep, so each
  * folder gets one pattern per depth.
  */
-const SERVER_FOLDERS = ['catalog', 'federation', 'http', 'measurements', 'metrics', 'query', 'rest', 'schema-check', 'soap', 'storage', 'subscriptions', 'wire'];
+const SERVER_FOLDERS = ['catalog', 'federation', 'http', 'kinds', 'measurements', 'metrics', 'query', 'rest', 'schema-check', 'soap', 'storage', 'subscriptions', 'wire'];
 const LAYERS = {
   // The query language: parsing, typing, matching; nothing else of the server (nor anything above it but the
   // contract table its grammar is written in, generated/rest/contract.ts: see below).
   query: SERVER_FOLDERS.filter((f) => f !== 'query'),
   // Storage knows no HTTP, no protocol and no wire form.
-  storage: ['catalog', 'federation', 'http', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  storage: ['catalog', 'federation', 'http', 'kinds', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'wire', 'schema-check'],
+  // The kinds the server stores that no schema makes, and the list of every stored kind: a leaf
+  // below wire/, so that what renders, checks or imports resources does not reach the routes.
+  kinds: SERVER_FOLDERS.filter((f) => f !== 'kinds'),
   // The wire form sits below every protocol that writes it.
   wire: ['catalog', 'federation', 'measurements', 'metrics', 'rest', 'soap', 'subscriptions', 'schema-check'],
   // HTTP plumbing (errors, access line, request context) below the operations.

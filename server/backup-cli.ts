@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { dialectFor } from './storage/dialects/index.js';
+import { DEFAULT_DATABASE_URL } from './storage/dialects/urls.js';
 
 const USAGE = `usage: npm run backup -- <file> [--force]
 
-Copies the database of DATABASE_URL (default sqlite:./data/topocat.sqlite) into <file> while
+Copies the database of DATABASE_URL (default ${DEFAULT_DATABASE_URL}) into <file> while
 the service keeps serving: every write acknowledged before the backup began is in the copy.
 SQLite: SQLite's online backup API, a database file of its own. PostgreSQL: pg_dump's custom
 format (the schema of ?schema=), for pg_restore. <file> appears only once it is complete.
@@ -41,7 +42,7 @@ const destination = path.resolve(positionals[0]!);
 if (existsSync(destination) && !values.force) fail(`${destination} exists; choose another name or add --force`, 2);
 if (!existsSync(path.dirname(destination))) fail(`the folder ${path.dirname(destination)} does not exist`, 2);
 
-const url = process.env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
+const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 const started = performance.now();
 try {
   const dialect = dialectFor(url);

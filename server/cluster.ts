@@ -9,7 +9,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { answerMetrics, clusterAggregator } from './metrics/cluster.js';
-import { storedKinds } from './collections.js';
+import { storedKinds } from './kinds/stored-kinds.js';
 import { startOwnStoredDataCheck } from './schema-check/at-start.js';
 import { listeningFields, type StartFacts } from './serve.js';
 

@@ -2,7 +2,7 @@
  * Configuration from the environment. Every setting has a default that runs the service on one
  * machine with SQLite; each is documented in the README's configuration table.
  */
-import { DATABASE_URL_FORMS, engineOf } from './storage/dialects/urls.js';
+import { DATABASE_URL_FORMS, DEFAULT_DATABASE_URL, engineOf, standbyUrlsProblem } from './storage/dialects/urls.js';
 
 export interface Limits {
   /** Largest accepted request body, in bytes (413 above). */
@@ -214,15 +214,13 @@ function workers(env: Env, args: readonly string[]): number {
 export function loadConfig(env: Env = process.env, args: readonly string[] = []): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`);
-  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/topocat.sqlite';
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (!engineOf(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', `expected ${DATABASE_URL_FORMS}`);
   }
   const databaseReadUrls = (env.DATABASE_READ_URLS ?? '').split(',').map((u) => u.trim()).filter((u) => u !== '');
-  for (const readUrl of databaseReadUrls) {
-    if (engineOf(readUrl) !== 'postgres') throw new ConfigError('DATABASE_READ_URLS', `each a postgres:// URL of a streaming standby, not "${readUrl.replace(/\/\/[^@/]*@/, '//***@')}"`);
-  }
-  if (databaseReadUrls.length > 0 && engineOf(databaseUrl) !== 'postgres') throw new ConfigError('DATABASE_READ_URLS', 'standbys serve reads of a PostgreSQL DATABASE_URL only');
+  const standbyProblem = standbyUrlsProblem(databaseUrl, databaseReadUrls);
+  if (standbyProblem !== undefined) throw new ConfigError('DATABASE_READ_URLS', standbyProblem);
   const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000);
   return {
     host: env.HOST || '127.0.0.1',

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { kinds } from '../generated/rest/kinds.js';
 import { requestHandler } from './app.js';
-import { storedKinds } from './collections.js';
+import { storedKinds } from './kinds/stored-kinds.js';
 import { startReporting } from './federation/reporter.js';
 import { lookupDepth } from './federation/lookup.js';
 import { Registry } from './federation/registry.js';

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { engineStartFailure } from './storage/dialects/start-failures.js';
 import { describeDatabase } from './storage/dialects/urls.js';
 import { NewerDatabase } from './storage/migrations.js';
 import { StartLockTimeout } from './storage/start-lock.js';
@@ -21,7 +22,8 @@ function chain(error: unknown): Cause[] {
 
 /**
  * One line that says why the service could not start and what to change, for the failures a
- * person running it meets: the port, the address, the database. Undefined for anything else.
+ * person running it meets: the port, the address, the database (what only its engine knows, the
+ * engine says). Undefined for anything else.
  */
 export function describeStartFailure(error: unknown, config: Config): string | undefined {
   const causes = chain(error);
@@ -38,15 +40,9 @@ export function describeStartFailure(error: unknown, config: Config): string | u
   if (code === 'EADDRNOTAVAIL' || (lookup && syscall === 'getaddrinfo' && hostname === config.host)) return `HOST ${config.host} is not an address of this machine; set HOST (127.0.0.1, 0.0.0.0, ::)`;
   if (lookup) return `the database host ${typeof hostname === 'string' ? hostname : ''} of DATABASE_URL (${database}) does not resolve (${String(code)}); check the host name`.replace('host  of', 'host of');
   if (error instanceof StartLockTimeout) return `the database ${database} stayed locked by another process for ${error.waitedMs} ms; stop the other server on it first, or raise START_LOCK_TIMEOUT_MS`;
-  if (code === 'SQLITE_CANTOPEN') return `cannot open the SQLite database ${database}: check that its folder exists and is writable`;
-  if (codeIs('SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_READONLY_DIRECTORY') || says('attempt to write a readonly database')) {
-    return `the SQLite database ${database} is read-only: make the file and its folder writable by this user (SQLite writes its -wal and -shm files beside it)`;
-  }
-  if (codeIs('SQLITE_BUSY', 'SQLITE_LOCKED') || says('database is locked')) {
-    return `the SQLite database ${database} is locked by another process (a write transaction held open by a tool, or another server migrating it); stop that process or wait, then start again`;
-  }
+  // What only the engine knows (its codes and messages: storage/dialects/*/start-failure.ts).
+  const engine = engineStartFailure(config.databaseUrl, { code, codeIs, says }, database);
+  if (engine !== undefined) return engine;
   if (code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') return `cannot reach the database ${database} (${String(code)}); is it running?`;
-  if (code === '28P01' || code === '28000') return `the database refused the credentials of DATABASE_URL (${database})`;
-  if (code === '3D000') return `the database named in DATABASE_URL (${database}) does not exist; create it first`;
   return undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * The topology as the page holds it: the newest representation of every resource of the drawn
  * collections, by collection and id, and the references between them. Pure data: graph.ts draws
- * it, live.ts keeps it current.
+ * it, main.ts keeps it current (the collections' event streams).
  */
 
 /** The collections the picture is made of. */

@@ -8,11 +8,11 @@
 
 import { ERROR_CLASSES, ServerError } from './rest-errors.js';
 import { TopocatError } from './rest-error.js';
-import { CONSISTENCY_TOKEN_HEADER, MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody } from '../rest/contract.js';
+import { CONSISTENCY_TOKEN_HEADER, MEDIA_TYPES, QUERY_OPERATORS, VALUE_TYPES, type ErrorBody, type QueryOperator } from '../rest/contract.js';
 
-// The error body's types and the exception classes, one per status of the contract table
-// (generator/model/http.ts), are part of the client's interface.
-export type { ErrorBody, ErrorDetail } from '../rest/contract.js';
+// The error body's types, the query operators and the exception classes, one per status of the
+// contract table (generator/model/http.ts), are part of the client's interface.
+export type { ErrorBody, ErrorDetail, QueryOperator } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
 
@@ -244,11 +244,14 @@ async function* serverSentEvents(body: ReadableStream<Uint8Array>, onRetry: (ms:
 }
 
 type Scalar = string | number | boolean;
-type Comparison = 'lt' | 'lte' | 'gt' | 'gte' | 'exists';
 
+/** What an operator takes after its `<prefix>=`, by its row of the contract table. */
+type Takes = (typeof QUERY_OPERATORS)[QueryOperator]['takes'];
+
+/** One term: a field equal to any of the values (no operator), or an operator of the contract table and what it takes. */
 interface Term {
   readonly field: string;
-  readonly comparison?: Comparison;
+  readonly operator?: QueryOperator;
   readonly values: readonly Scalar[];
 }
 
@@ -260,18 +263,19 @@ interface Term {
  */
 const PREFIXED = new RegExp(`^(?:(?:${Object.values(QUERY_OPERATORS).map((o) => o.prefix).join('|')})=|(?:${VALUE_TYPES.join('|')}):)`, 'i');
 
-/** One value in the query grammar: typed where the type is not a string, escaped where needed. */
-function encodeValue(value: Scalar, comparison?: Comparison): string {
+/** One value in the query grammar, as its operator takes it: typed where the type is not a string, escaped where needed. */
+function encodeValue(value: Scalar, takes: Takes): string {
   // `exists=` takes a bare switch (rest-contract §5).
-  if (comparison === 'exists') return String(value);
+  if (takes === 'switch') return String(value);
   if (typeof value === 'boolean') return `boolean:${value}`;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`cannot query for ${value}`);
     return Number.isInteger(value) ? `integer:${value}` : `number:${value}`;
   }
-  // The service decodes before it parses (as UNIS did), so `,` and `|` separate values and
-  // terms however they are written: a value holding one cannot be asked for.
-  if (/[,|]/.test(value)) throw new RangeError(`cannot query for ${JSON.stringify(value)}: the query grammar has no escape for , and |`);
+  // The service decodes before it parses (as UNIS did), so `|` separates terms, and `,` values
+  // (but in a text taken whole, `reg=a{1,3}`), however they are written: a value holding one
+  // cannot be asked for.
+  if (takes === 'text' ? value.includes('|') : /[,|]/.test(value)) throw new RangeError(`cannot query for ${JSON.stringify(value)}: the query grammar has no escape for ${takes === 'text' ? '| in a pattern' : ', and |'}`);
   return encodeURIComponent(PREFIXED.test(value) ? `string:${value}` : value);
 }
 
@@ -288,36 +292,104 @@ function idSegment(id: string): string {
 
 function encodeTerm(term: Term, withField: boolean): string {
   const head = withField ? `${encodeURIComponent(term.field)}=` : '';
-  const comparison = term.comparison ? `${term.comparison}=` : '';
-  return head + comparison + term.values.map((value) => encodeValue(value, term.comparison)).join(',');
+  if (term.operator === undefined) return head + term.values.map((value) => encodeValue(value, 'value')).join(',');
+  const { prefix, takes } = QUERY_OPERATORS[term.operator];
+  return `${head}${prefix}=${term.values.map((value) => encodeValue(value, takes)).join(',')}`;
+}
+
+/** A field of `F` (path → value type), or any other dotted path (an exnode's `parent`, a member no schema lists). */
+export type FieldPath<F> = (keyof F & string) | (string & {});
+
+/** The type of the values at path `K` of `F`: its field's, or any scalar where `F` lists no such field. */
+export type ValueAt<F, K extends string> = K extends keyof F ? F[K] : Scalar;
+
+/**
+ * What `where` takes after an operator, by what its row of the contract table says it takes
+ * (rest-contract §5): one value of the field's type `V`, a pattern's text, a switch, or nothing.
+ * A row that takes something new fails to compile here until it is said.
+ */
+export interface Operands<V> {
+  readonly value: [value: V];
+  readonly text: [pattern: string];
+  readonly switch: [present: boolean];
+  readonly nothing: [];
+}
+
+/** What `where` takes after the operator `O` on a field of values `V`. */
+export type Operand<V, O extends QueryOperator> = Operands<V>[(typeof QUERY_OPERATORS)[O]['takes']];
+
+/**
+ * The conditions of the query language, typed by the kind's fields `F`: `where` for every
+ * operator of the contract table (a new row of it is asked with no change here), the named
+ * builders one line over it. `Query` ANDs what they add, `Alternatives` ORs it.
+ */
+export abstract class Conditions<F> {
+  /** @internal */
+  protected abstract add(term: Term): this;
+
+  /** Field equals the value, or (given an array) any of the values. */
+  eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this {
+    return this.add({ field, values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar] });
+  }
+
+  /**
+   * The operator `operator` of the contract table on `field` (rest-contract §5: `field=<prefix>=value`),
+   * with what it takes: `where('ts', 'gt', since)`, `where('name', 'reg', '^depot')`,
+   * `where('urn', 'exists', false)`, `where('description', 'null')`.
+   */
+  where<K extends FieldPath<F>, O extends QueryOperator>(field: K, operator: O, ...operand: Operand<ValueAt<F, K>, O>): this {
+    return this.add({ field, operator, values: operand as readonly Scalar[] });
+  }
+
+  /** Less than. */
+  lt<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'lt', value as ValueAt<F, K>);
+  }
+  /** Less than or equal. */
+  lte<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'lte', value as ValueAt<F, K>);
+  }
+  /** Greater than. */
+  gt<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'gt', value as ValueAt<F, K>);
+  }
+  /** Greater than or equal. */
+  gte<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'gte', value as ValueAt<F, K>);
+  }
+  /** A string that matches a regular expression (RE2), whatever its letter case (UNIS's `reg=`). */
+  reg<K extends keyof F & string>(field: K, pattern: string): this {
+    return this.where(field, 'reg', pattern);
+  }
+  /** Not equal; strings compared whatever their letter case (UNIS's `not=`). */
+  not<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'not', value as ValueAt<F, K>);
+  }
+  /** Numerically equal: the value read as a number (UNIS's `eq=`). */
+  numeq<K extends keyof F & string>(field: K, value: F[K]): this {
+    return this.where(field, 'numeq', value as ValueAt<F, K>);
+  }
+  /** The field is JSON null or absent (UNIS's `null=`). */
+  null(field: FieldPath<F>): this {
+    return this.where(field, 'null');
+  }
+  /** On /exnodes, `parent`: the exnodes in the subtree of a directory, given by its id or address (UNIS's `recfind=`). */
+  recfind<K extends FieldPath<F>>(field: K, directory: string): this {
+    return this.where(field, 'recfind', directory as ValueAt<F, K>);
+  }
+  /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
+  exists(field: FieldPath<F>, present = true): this {
+    return this.where(field, 'exists', present);
+  }
 }
 
 /** Builds alternatives for `Query.anyOf`: each call adds one term to an OR. */
-export class Alternatives<F> {
+export class Alternatives<F> extends Conditions<F> {
   /** @internal */
   readonly terms: Term[] = [];
-  eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this {
-    this.terms.push({ field, values: Array.isArray(value) ? (value as Scalar[]) : [value as Scalar] });
-    return this;
-  }
-  lt<K extends keyof F & string>(field: K, value: F[K]): this {
-    return this.compare(field, 'lt', value);
-  }
-  lte<K extends keyof F & string>(field: K, value: F[K]): this {
-    return this.compare(field, 'lte', value);
-  }
-  gt<K extends keyof F & string>(field: K, value: F[K]): this {
-    return this.compare(field, 'gt', value);
-  }
-  gte<K extends keyof F & string>(field: K, value: F[K]): this {
-    return this.compare(field, 'gte', value);
-  }
-  /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
-  exists(field: (keyof F & string) | (string & {}), present = true): this {
-    return this.compare(field, 'exists', present);
-  }
-  private compare(field: string, comparison: Comparison, value: unknown): this {
-    this.terms.push({ field, comparison, values: [value as Scalar] });
+  /** @internal */
+  protected override add(term: Term): this {
+    this.terms.push(term);
     return this;
   }
 }
@@ -328,34 +400,13 @@ export class Alternatives<F> {
  *
  *     client.nodes.list((q) => q.eq('location.institution', 'IU').gt('ts', since).limit(100))
  */
-export class Query<F> {
+export class Query<F> extends Conditions<F> {
   private readonly groups: Term[][] = [];
   private readonly options = new Map<string, string>();
 
-  /** Field equals the value, or (given an array) any of the values. */
-  eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this {
-    this.groups.push(new Alternatives<F>().eq(field, value).terms);
-    return this;
-  }
-  lt<K extends keyof F & string>(field: K, value: F[K]): this {
-    this.groups.push(new Alternatives<F>().lt(field, value).terms);
-    return this;
-  }
-  lte<K extends keyof F & string>(field: K, value: F[K]): this {
-    this.groups.push(new Alternatives<F>().lte(field, value).terms);
-    return this;
-  }
-  gt<K extends keyof F & string>(field: K, value: F[K]): this {
-    this.groups.push(new Alternatives<F>().gt(field, value).terms);
-    return this;
-  }
-  gte<K extends keyof F & string>(field: K, value: F[K]): this {
-    this.groups.push(new Alternatives<F>().gte(field, value).terms);
-    return this;
-  }
-  /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
-  exists(field: (keyof F & string) | (string & {}), present = true): this {
-    this.groups.push(new Alternatives<F>().exists(field, present).terms);
+  /** @internal */
+  protected override add(term: Term): this {
+    this.groups.push([term]);
     return this;
   }
   /** At least one of the terms built by `build` holds. */
@@ -394,7 +445,7 @@ export class Query<F> {
     return this.groups.length > 0;
   }
   /** The query string, without the leading `?`. */
-  toString(): string {
+  override toString(): string {
     const parts = this.groups.map((terms) =>
       `${encodeURIComponent(terms[0]!.field)}=` + terms.map((term, i) => encodeTerm(term, i > 0)).join('|'),
     );
@@ -415,7 +466,7 @@ function toQuery<F>(input: QueryInput<F> | undefined): Query<F> {
   return typeof input === 'function' ? input(new Query<F>()) : input;
 }
 
-function suffix(query: Query<unknown>): string {
+function suffix<F>(query: Query<F>): string {
   const text = query.toString();
   return text === '' ? '' : `?${text}`;
 }
@@ -453,7 +504,7 @@ function versioned<T>(response: RawResponse): Versioned<T> {
 }
 
 /** `query`'s string with `name=value` added, after `?`. */
-function withParameters(query: Query<unknown>, parameters: Readonly<Record<string, number | undefined>>): string {
+function withParameters<F>(query: Query<F>, parameters: Readonly<Record<string, number | undefined>>): string {
   const parts = [query.toString(), ...Object.entries(parameters).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]))].filter((p) => p !== '');
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
@@ -551,7 +602,7 @@ export class Collection<T extends { readonly ts?: number | undefined }, F> {
    * instance answered it, its `selfRef` the instance's), with the instances that failed or ran
    * out of time in `partial` (the `Federation-Partial` header): nothing is silently missing.
    *
-   *     const { items, partial } = await lookup.nodes.federated((q) => q.where('name', 'n1'));
+   *     const { items, partial } = await lookup.nodes.federated((q) => q.eq('name', 'n1'));
    */
   async federated(query?: QueryInput<F>): Promise<Federated<T>> {
     const text = [toQuery(query).toString(), 'federate=true'].filter((p) => p !== '').join('&');

@@ -1,7 +1,7 @@
 import type { ResourceStore } from '../storage/resource-store.js';
 import type { Manifest } from '../storage/manifests.js';
 import { expiresAt } from './expiry.js';
-import { normalAccessPoint, REGISTER } from './register-kind.js';
+import { normalAccessPoint, REGISTER } from '../kinds/register-kind.js';
 
 /** An unexpired registration as a lookup uses it. */
 export interface Registered {

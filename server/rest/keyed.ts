@@ -4,7 +4,7 @@ import type { TokenScope } from '../tokens.js';
 
 /**
  * A kind whose ids the server derives from the body (a registration's, from its accessPoint:
- * federation/register-kind.ts). The REST operations derive the key before they validate, and a
+ * kinds/register-kind.ts). The REST operations derive the key before they validate, and a
  * POST of it needs a scope of its own.
  */
 export interface KeyedKind extends KindDescriptor {

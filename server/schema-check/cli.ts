@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { storedKinds } from '../collections.js';
+import { storedKinds } from '../kinds/stored-kinds.js';
 import { createLogger } from '../log.js';
 import { describeDatabase } from '../storage/dialects/urls.js';
 import { openDatabase } from '../storage/database.js';

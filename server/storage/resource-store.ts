@@ -5,15 +5,16 @@ import type { TextRun } from './contract/rows.js';
 import type { CurrentCache } from './current-cache.js';
 import { CacheUpkeep } from './resources/cache-upkeep.js';
 import { Commits } from './resources/commits.js';
+import { Imports } from './resources/imports.js';
 import { Inserts } from './resources/inserts.js';
 import { KeyReads } from './resources/key-reads.js';
 import { Lists } from './resources/lists.js';
 import { ListPositions } from './list-positions.js';
 import { Replacements } from './resources/replacements.js';
 import { keySql } from './resources/statements.js';
-import type { ChangeEntry, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
+import type { ChangeEntry, ImportedBatch, ImportedVersion, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
-export type { ChangeEntry, ChangeKind, Expectation, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
+export type { ChangeEntry, ChangeKind, Expectation, ImportedBatch, ImportedVersion, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
 /** What the resource store uses of the database. */
 export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts' | 'standbys', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
@@ -26,13 +27,15 @@ export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' 
  * history.
  *
  * One façade over the parts in `storage/resources/`: the writer (commits.ts), inserts
- * (inserts.ts), writes of one live resource (replacements.ts), reads by key (key-reads.ts),
- * lists and changes (lists.ts), what the writes tell the read cache (cache-upkeep.ts), and the
- * SQL they share (statements.ts).
+ * (inserts.ts), writes of one live resource (replacements.ts), versions imported with their own
+ * `ts` (imports.ts), the locks and lookups a write takes first (locked-keys.ts), reads by key
+ * (key-reads.ts), lists and changes (lists.ts), what the writes tell the read cache
+ * (cache-upkeep.ts), and the SQL they share (statements.ts).
  */
 export class ResourceStore {
   private readonly commits: Commits;
   private readonly inserts: Inserts;
+  private readonly imports: Imports;
   private readonly replacements: Replacements;
   private readonly reads: KeyReads;
   private readonly lists: Lists;
@@ -51,12 +54,18 @@ export class ResourceStore {
     this.lists = new Lists(db);
     this.positions = new ListPositions(db);
     this.inserts = new Inserts(db, sql, this.commits, upkeep);
+    this.imports = new Imports(db, this.commits);
     this.replacements = new Replacements(db, sql, this.commits, upkeep, this.reads);
   }
 
   /** See Inserts.insert: resources of any kinds, all or nothing. */
   insert(resources: readonly NewResource[]): Promise<Inserted[]> {
     return this.inserts.insert(resources);
+  }
+
+  /** See Imports.store: versions another service stored, with their own `ts` (`npm run import`). */
+  importVersions(batch: readonly ImportedVersion[], options: { readonly dryRun?: boolean } = {}): Promise<ImportedBatch> {
+    return this.imports.store(batch, options);
   }
 
   /** See Replacements.update: a new version built from the newest one, under the resource's lock. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { KindDescriptor } from '../../generated/rest/handler.js';
 import type { Config } from '../config.js';
-import { storedKinds } from '../collections.js';
+import { storedKinds } from '../kinds/stored-kinds.js';
 import type { Database } from '../storage/contract/database.js';
 import { MeasurementStore } from '../storage/measurements/store.js';
 import { ResourceStore } from '../storage/resource-store.js';

@@ -116,7 +116,7 @@ export async function runImportCommand(args: readonly string[]): Promise<number>
       // As any process that reports to no lookup: no manifests to keep unless a reporting process is alive.
       await new ManifestUpkeep(database, createLogger('silent')).settleUnreported();
     }
-    const target = { database, ...registry };
+    const target = registry;
     let fraction: number | undefined;
     const progress = new Progress(process.stderr, () => fraction);
     const lines: string[] = [];

@@ -1,8 +1,6 @@
 import type { KindDescriptor } from '../../generated/rest/handler.js';
-import type { Database } from '../storage/contract/database.js';
-import { importVersions, type ImportedVersion } from '../storage/imported-versions.js';
 import type { DataPoint, MeasurementStore } from '../storage/measurements/store.js';
-import type { ResourceStore } from '../storage/resource-store.js';
+import type { ImportedVersion, ResourceStore } from '../storage/resource-store.js';
 import type { Representations } from '../wire/representation.js';
 import { fromMongo } from './keys.js';
 import { Rebase } from './rebase.js';
@@ -21,7 +19,6 @@ const MAX_COLLECTION_SIZE = 1_000_000_000;
 
 /** Where the import writes. */
 export interface ImportTarget {
-  readonly database: Database;
   readonly resources: ResourceStore;
   readonly measurements: MeasurementStore;
   readonly representations: Representations;
@@ -196,7 +193,7 @@ class ImportRun {
   }
 
   private async store(batch: readonly Prepared[], count: CollectionCount): Promise<void> {
-    const { stored } = await importVersions(this.target.database, this.target.resources, batch.map((p) => p.version), { dryRun: this.options.dryRun });
+    const { stored } = await this.target.resources.importVersions(batch.map((p) => p.version), { dryRun: this.options.dryRun });
     batch.forEach((prepared, i) => {
       if (!stored[i]) {
         count.skipped++;

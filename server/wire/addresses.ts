@@ -63,7 +63,7 @@ export class OwnAddresses {
     return this.schemaBases.has(base) || UNIS_SCHEMA_BASE.test(base);
   }
 
-  /** One of UNIS's schema bases (a `$schema` under it is kept as sent: rest/representation.ts). */
+  /** One of UNIS's schema bases (a `$schema` under it is kept as sent: wire/representation.ts). */
   isUnisSchemaBase(base: string): boolean {
     return UNIS_SCHEMA_BASE.test(base);
   }

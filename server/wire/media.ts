@@ -103,7 +103,7 @@ interface MediaRange {
 
 /**
  * Decisions by `Accept` header: clients send the same few headers again and again, and the hot
- * path (operations/hot-read.ts) asks on every GET. Bounded: cleared when it holds too many.
+ * path (rest/operations/hot-read.ts) asks on every GET. Bounded: cleared when it holds too many.
  */
 const decisions = new Map<string, AcceptDecision>();
 const MAX_DECISIONS = 256;

@@ -6,9 +6,10 @@ import {
   PreconditionFailedError,
   Query,
   TopologyClient,
+  type ExnodeFields,
   type NodeFields,
 } from '../../generated/client/rest.js';
-import { QUERY_OPERATORS, VALUE_TYPES } from '../../generated/rest/contract.js';
+import { QUERY_OPERATORS, VALUE_TYPES, type QueryOperator } from '../../generated/rest/contract.js';
 import { conformingFetch } from '../helpers/openapi.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
@@ -116,8 +117,13 @@ describe('generated REST client', function () {
       ['exists in an OR', { given: new Query<NodeFields>().anyOf((a) => a.eq('name', 'a').exists('urn', false)), want: 'name=a|urn=exists=false' }],
       ['every field except', { given: new Query<NodeFields>().fieldsExcept('ports', 'location.city'), want: 'fields=neg=ports,location.city' }],
       ['limit(0): no limit', { given: new Query<NodeFields>().limit(0), want: 'limit=0' }],
+      // A pattern is taken whole (rest-contract §5): its commas stay in it.
+      ['a pattern keeps its commas', { given: new Query<NodeFields>().reg('name', 'a{1,3}'), want: 'name=reg=a%7B1%2C3%7D' }],
+      ['null= takes nothing', { given: new Query<NodeFields>().anyOf((a) => a.eq('name', 'a').null('urn')), want: 'name=a|urn=null=' }],
     ];
     for (const [name, { given, want }] of cases) assert.equal(given.toString(), want, name);
+    // `|` separates terms everywhere, in a pattern too.
+    assert.throws(() => new Query<NodeFields>().reg('name', 'a|b').toString(), RangeError);
     // Every start the contract table's grammar gives a value is escaped, in every place a value goes.
     const starts = [...Object.values(QUERY_OPERATORS).map((o) => `${o.prefix}=`), ...VALUE_TYPES.map((t) => `${t}:`)];
     for (const start of starts) {
@@ -126,6 +132,50 @@ describe('generated REST client', function () {
       assert.equal(new Query<NodeFields>().eq('name', ['a', `${start}v`]).toString(), `name=a,${escaped}`, start);
       assert.equal(new Query<NodeFields>().anyOf((a) => a.eq('urn', 'u').eq('name', `${start}v`)).toString(), `urn=u|name=${escaped}`, start);
     }
+  });
+
+  it('has a builder for every operator of the contract table, whose request the service answers as the operator means', async () => {
+    await client.nodes.createMany([
+      { id: 'op-1', name: 'Depot-Alpha', description: 'first', location: { institution: 'OPS', latitude: 1 } },
+      { id: 'op-2', name: 'beta', location: { institution: 'OPS', latitude: 2 } },
+      { id: 'op-3', name: 'gamma', description: 'third', location: { institution: 'OPS', latitude: 3 } },
+    ]);
+    const exnode = (id: string, mode: 'file' | 'directory', parent: string | null) => ({
+      id, name: id, mode, size: 1, created: 1, modified: 1, parent: parent === null ? null : { href: `${server.url}/exnodes/${parent}`, rel: 'full' as const },
+    });
+    await client.exnodes.createMany([exnode('op-dir', 'directory', null), exnode('op-sub', 'directory', 'op-dir'), exnode('op-file', 'file', 'op-sub'), exnode('op-other', 'file', null)]);
+    // Each operator by its named builder and by where(), one request each: the query string sent, and the ids answered.
+    const ops = () => new Query<NodeFields>().eq('location.institution', 'OPS');
+    type Case<F> = { given: Query<F>; where: Query<F>; want: { query: string; ids: string[] } };
+    const onNodes: [QueryOperator, Case<NodeFields>][] = [
+      ['lt', { given: ops().lt('location.latitude', 2), where: ops().where('location.latitude', 'lt', 2), want: { query: 'location.latitude=lt=integer:2', ids: ['op-1'] } }],
+      ['lte', { given: ops().lte('location.latitude', 2), where: ops().where('location.latitude', 'lte', 2), want: { query: 'location.latitude=lte=integer:2', ids: ['op-1', 'op-2'] } }],
+      ['gt', { given: ops().gt('location.latitude', 2), where: ops().where('location.latitude', 'gt', 2), want: { query: 'location.latitude=gt=integer:2', ids: ['op-3'] } }],
+      ['gte', { given: ops().gte('location.latitude', 2), where: ops().where('location.latitude', 'gte', 2), want: { query: 'location.latitude=gte=integer:2', ids: ['op-2', 'op-3'] } }],
+      ['reg', { given: ops().reg('name', '^depot'), where: ops().where('name', 'reg', '^depot'), want: { query: 'name=reg=%5Edepot', ids: ['op-1'] } }],
+      ['not', { given: ops().not('name', 'BETA'), where: ops().where('name', 'not', 'BETA'), want: { query: 'name=not=BETA', ids: ['op-1', 'op-3'] } }],
+      ['numeq', { given: ops().numeq('location.latitude', 3), where: ops().where('location.latitude', 'numeq', 3), want: { query: 'location.latitude=eq=integer:3', ids: ['op-3'] } }],
+      ['null', { given: ops().null('description'), where: ops().where('description', 'null'), want: { query: 'description=null=', ids: ['op-2'] } }],
+      ['exists', { given: ops().exists('description'), where: ops().where('description', 'exists', true), want: { query: 'description=exists=true', ids: ['op-1', 'op-3'] } }],
+    ];
+    const onExnodes: [QueryOperator, Case<ExnodeFields>][] = [
+      ['recfind', { given: new Query<ExnodeFields>().recfind('parent', 'op-dir'), where: new Query<ExnodeFields>().where('parent', 'recfind', 'op-dir'), want: { query: 'parent=recfind=op-dir', ids: ['op-file', 'op-sub'] } }],
+    ];
+    assert.deepEqual([...onNodes, ...onExnodes].map(([operator]) => operator).sort(), Object.keys(QUERY_OPERATORS).sort(), 'a case for every operator of the contract table');
+    const sent: string[] = [];
+    const recording = new TopologyClient({ baseUrl: server.url, fetch: (input, init) => {
+      sent.push(String(input));
+      return conformingFetch(input, init);
+    } });
+    const asked = async <F>(collection: 'nodes' | 'exnodes', operator: QueryOperator, { given, where, want }: Case<F>) => {
+      const prefix = collection === 'nodes' ? 'location.institution=OPS&' : '';
+      assert.equal(where.toString(), given.toString(), `${operator}: where() and the named builder`);
+      const listed = await (collection === 'nodes' ? recording.nodes.list(given as Query<NodeFields>) : recording.exnodes.list(given as Query<ExnodeFields>));
+      assert.equal(sent.at(-1), `${server.url}/${collection}?${prefix}${want.query}`, `${operator}: the request`);
+      assert.deepEqual(listed.map((r) => r.id).sort(), want.ids, `${operator}: the answer`);
+    };
+    for (const [operator, c] of onNodes) await asked('nodes', operator, c);
+    for (const [operator, c] of onExnodes) await asked('exnodes', operator, c);
   });
 
   it('conditional GET and If-Match', async () => {

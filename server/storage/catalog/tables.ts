@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../contract/dialect.js';
 import { TEXT_KEY_LENGTH } from './values.js';
 
-/** The catalog's tables (docs/catalog-interface.md; design/architecture.md "Catalog"). */
+/** The catalog's tables (docs/catalog-interface.md; docs/internals.md, `server/storage/catalog/`). */
 export const USERS = 'catalog_users';
 export const OBJECTS = 'catalog_objects';
 export const CLOSURE = 'catalog_closure';

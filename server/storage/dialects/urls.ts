@@ -9,6 +9,11 @@ interface EngineUrl {
   accepts(url: string): boolean;
   /** The database as the start line and error messages name it, never with a password. */
   describe(url: string): string;
+  /**
+   * Where streaming standbys can serve this engine's reads (DATABASE_READ_URLS): how the engine
+   * and its standbys' URLs are named in a message. Absent where no standby can.
+   */
+  readonly standbys?: { readonly engine: string; readonly form: string };
 }
 
 /**
@@ -34,6 +39,7 @@ const URLS: Record<EngineName, EngineUrl> = {
         return 'postgresql (an address that does not parse)';
       }
     },
+    standbys: { engine: 'PostgreSQL', form: 'postgres://' },
   },
 };
 
@@ -46,6 +52,28 @@ export function engineOf(url: string): EngineName | undefined {
 
 /** The forms of DATABASE_URL understood, for a message: `sqlite:<file> or postgres://…`. */
 export const DATABASE_URL_FORMS = ENGINES.map((engine) => URLS[engine].form).join(' or ');
+
+/** The DATABASE_URL of a server that is given none: the embedded engine's file under ./data. */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/topocat.sqlite';
+
+/** The engines whose reads standbys can serve. */
+const WITH_STANDBYS = ENGINES.filter((engine) => URLS[engine].standbys !== undefined);
+
+/**
+ * What is wrong with `readUrls` (DATABASE_READ_URLS) as standbys of the database of `url`, for
+ * the configuration's message; undefined when nothing is: each must be a URL of an engine whose
+ * reads standbys serve, and so must `url`. A password is never shown.
+ */
+export function standbyUrlsProblem(url: string, readUrls: readonly string[]): string | undefined {
+  const engine = engineOf(url);
+  const forms = WITH_STANDBYS.map((e) => URLS[e].standbys!.form).join(' or ');
+  for (const readUrl of readUrls) {
+    const readEngine = engineOf(readUrl);
+    if (readEngine === undefined || !WITH_STANDBYS.includes(readEngine)) return `each a ${forms} URL of a streaming standby, not "${readUrl.replace(/\/\/[^@/]*@/, '//***@')}"`;
+  }
+  if (readUrls.length > 0 && (engine === undefined || !WITH_STANDBYS.includes(engine))) return `standbys serve reads of a ${WITH_STANDBYS.map((e) => URLS[e].standbys!.engine).join(' or ')} DATABASE_URL only`;
+  return undefined;
+}
 
 /**
  * The database of a DATABASE_URL as the start line and error messages name it, never with a

@@ -1,9 +1,10 @@
 import { nextTs } from '../clock.js';
 import type { Uses } from '../contract/database.js';
 import { PreconditionFailed, ResourceConflict } from '../errors.js';
-import { chunks, rowsOf } from '../contract/rows.js';
+import { rowsOf } from '../contract/rows.js';
 import type { CacheUpkeep } from './cache-upkeep.js';
 import type { Commits } from './commits.js';
+import { idsByKind, readLocked } from './locked-keys.js';
 import { CURRENT, HISTORY, jobSql, type KeySql } from './statements.js';
 import type { Inserted, NewResource } from './types.js';
 
@@ -34,8 +35,7 @@ export class Inserts {
    */
   async insert(resources: readonly NewResource[]): Promise<Inserted[]> {
     /** Client-chosen ids per kind: only those can already exist. */
-    const chosen = new Map<string, Set<string>>();
-    for (const r of resources) if (r.clientId) (chosen.get(r.kind) ?? chosen.set(r.kind, new Set()).get(r.kind)!).add(r.id);
+    const chosen = idsByKind(resources.filter((r) => r.clientId));
 
     const inserted = await this.upkeep.cached(resources, async () => {
       if (chosen.size === 0) {
@@ -52,17 +52,13 @@ export class Inserts {
         const sql = jobSql(this.db, trx);
         /** The newest stored ts per `kind/id`, and whether that resource is live now. */
         const newest = new Map<string, { ts: number; live: boolean }>();
-        for (const [kind, set] of chosen) {
-          const keys = [...set];
-          await this.db.dialect.adapter.locking.lockResources(trx, kind, keys);
-          for (const part of chunks(keys, INSERT_CHUNK)) {
-            const rows = await sql.rows(
-              `SELECT h.id, MAX(h.ts) AS ts, MAX(CASE WHEN c.id IS NULL THEN 0 ELSE 1 END) AS live FROM ${HISTORY} h LEFT JOIN ${CURRENT} c ON c.kind = h.kind AND c.id = h.id WHERE h.kind = ? AND h.id IN (${rowsOf('?', part.length)}) GROUP BY h.id`,
-              [kind, ...part],
-            );
-            for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: Number(row.live) === 1 });
-          }
-        }
+        await readLocked(this.db, trx, chosen, INSERT_CHUNK, async (kind, part) => {
+          const rows = await sql.rows(
+            `SELECT h.id, MAX(h.ts) AS ts, MAX(CASE WHEN c.id IS NULL THEN 0 ELSE 1 END) AS live FROM ${HISTORY} h LEFT JOIN ${CURRENT} c ON c.kind = h.kind AND c.id = h.id WHERE h.kind = ? AND h.id IN (${rowsOf('?', part.length)}) GROUP BY h.id`,
+            [kind, ...part],
+          );
+          for (const row of rows) newest.set(`${kind}/${String(row.id)}`, { ts: Number(row.ts), live: Number(row.live) === 1 });
+        });
         const stored: Inserted[] = [];
         /** Versions of ids nothing stored has: no earlier event to order after. */
         const fresh = new Set<Inserted>();

@@ -57,3 +57,19 @@ export interface ChangeEntry {
   readonly before?: Representation;
   readonly after?: Representation;
 }
+
+/** A version that another service stored (a UNIS registry), with the `ts` it had there. */
+export interface ImportedVersion {
+  /** The collection (`nodes`), as storage names kinds. */
+  readonly kind: string;
+  readonly id: string;
+  /** Microseconds, as stored where it comes from. */
+  readonly ts: number;
+  /** The document as JSON text; null for a deletion at `ts`. */
+  readonly doc: string | null;
+}
+
+/** What one batch of imported versions did: for each version, in the order given, whether it was stored (false: a version with that kind, id and ts is stored already). */
+export interface ImportedBatch {
+  readonly stored: readonly boolean[];
+}

@@ -49,8 +49,9 @@ function manifestIssues(summary: unknown, pointer: string): ValidationIssue[] {
 
 /**
  * What makes a kind keyed (rest/keyed.ts `KeyedKind`, which the REST operations check), said
- * here without importing rest/ (federation/ and rest/ do not import each other: docs/internals.md);
- * server/collections.ts binds `registerKind` as a `KeyedKind`, so the two cannot drift apart.
+ * here without importing rest/ (kinds/ is a leaf that every layer serving a kind may import, and
+ * imports none of them: docs/internals.md); server/collections.ts binds `registerKind` as a
+ * `KeyedKind`, so the two cannot drift apart.
  */
 interface Keyed {
   assignKey(item: unknown): void;
