@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../log.js';
 import { dialectFor } from './dialects/index.js';
-import { engineOf, sqliteFileOf } from './dialects/urls.js';
+import { databaseFileOf } from './dialects/urls.js';
 import { hasMigrationsTable } from './migrations.js';
 
 /**
@@ -14,12 +14,13 @@ import { hasMigrationsTable } from './migrations.js';
  * reached throws.
  */
 export async function isNewDatabase(url: string, logger?: Logger): Promise<boolean> {
-  if (engineOf(url) === 'sqlite') {
-    const file = await stat(sqliteFileOf(url)).catch((error: NodeJS.ErrnoException) => {
+  const path = databaseFileOf(url);
+  if (path !== undefined) {
+    const file = await stat(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    if (file?.isDirectory()) throw new Error(`${sqliteFileOf(url)} is a folder, not a SQLite file`);
+    if (file?.isDirectory()) throw new Error(`${path} is a folder, not a SQLite file`);
     return file === undefined || file.size === 0;
   }
   const pools = dialectFor(url).driver.connections.open({ poolMax: 1, ...(logger ? { logger } : {}) });

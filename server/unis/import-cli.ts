@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { describeDatabase } from '../storage/dialects/urls.js';
+import { describeDatabase, scratchDatabaseUrl } from '../storage/dialects/urls.js';
 import { ManifestUpkeep } from '../storage/manifest-upkeep.js';
 import { openDatabase } from '../storage/database.js';
 import { isNewDatabase } from '../storage/new-database.js';
@@ -161,7 +161,7 @@ interface StandIn {
 async function emptyStandIn(): Promise<StandIn> {
   const folder = await mkdtemp(path.join(tmpdir(), 'topocat-dry-run-'));
   try {
-    const database = await openDatabase({ url: `sqlite:${path.join(folder, 'empty.sqlite')}`, poolMax: 2, logger: createLogger('silent') });
+    const database = await openDatabase({ url: scratchDatabaseUrl(folder), poolMax: 2, logger: createLogger('silent') });
     return { database, remove: () => rm(folder, { recursive: true, force: true }) };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });

@@ -6,6 +6,8 @@ export type EngineName = 'sqlite' | 'postgres';
 interface EngineUrl {
   /** How the URL is written, for messages. */
   readonly form: string;
+  /** The file an embedded engine's database is, from its URL alone; absent for an engine served over the network. */
+  file?(url: string): string;
   accepts(url: string): boolean;
   /** The database as the start line and error messages name it, never with a password. */
   describe(url: string): string;
@@ -25,6 +27,7 @@ const URLS: Record<EngineName, EngineUrl> = {
     form: 'sqlite:<file>',
     accepts: (url) => url.startsWith('sqlite:'),
     describe: (url) => `sqlite ${sqliteFileOf(url)}`,
+    file: sqliteFileOf,
   },
   postgres: {
     form: 'postgres://user@host:port/database',
@@ -87,4 +90,15 @@ export function describeDatabase(url: string): string {
 /** The file a `sqlite:` DATABASE_URL names, as an absolute path (from the working folder); nothing is opened or made. */
 export function sqliteFileOf(url: string): string {
   return path.resolve(url.replace(/^sqlite:(\/\/)?/, ''));
+}
+
+/** The file the database of `url` is (absolute), for an embedded engine; undefined for one served over the network or of no known engine. */
+export function databaseFileOf(url: string): string | undefined {
+  const engine = engineOf(url);
+  return engine === undefined ? undefined : URLS[engine].file?.(url);
+}
+
+/** The DATABASE_URL of a scratch database in `folder` (an import's dry-run stand-in): the embedded engine's file. */
+export function scratchDatabaseUrl(folder: string): string {
+  return `sqlite:${path.join(folder, 'empty.sqlite')}`;
 }
