@@ -50,6 +50,7 @@ export async function emitRestClient(model: Model): Promise<GeneratedFile[]> {
   return [
     { path: 'client/rest-error.ts', content: runtimeModule('client-rest-error', 'client') },
     { path: 'client/rest-errors.ts', content: errorClasses(model) },
+    { path: 'client/rest-query.ts', content: runtimeModule('client-rest-query', 'client') },
     { path: 'client/rest-runtime.ts', content: runtimeModule('client-rest-runtime', 'client') },
     { path: 'client/rest.ts', content: render('client-rest.ts', { header: tsHeader(model.kinds.map((k) => k.file)), kinds }) },
   ];

@@ -1,8 +1,9 @@
-// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 0c0ce2d9a67417002256a83d8ede8f35ca7d75b714752785893d0ccac38d825b output 6ee115ce3227144cb81334b054557f5139eefdd6a55aac27bb91aaf76abdfe38
-import { QUERY_OPERATORS, type QueryOperator } from '../rest/contract.js';
+// Compiled from generated/client/rest-runtime.ts by npm run generate; do not edit. source 29503f185e8fc4ce5fd0a15dcb77e8209a1fbe00bdf4054ca48762878e56a092 output 02aeac4acd1592b44b42bc0bce6fa84c1e81ef56097c8cf53a0741b623dd2dfc
+import { type QueryInput } from './rest-query.js';
 export type { ErrorBody, ErrorDetail, QueryOperator } from '../rest/contract.js';
 export { TopocatError } from './rest-error.js';
 export * from './rest-errors.js';
+export { Alternatives, Conditions, Query, type FieldPath, type Operand, type Operands, type QueryInput, type ValueAt } from './rest-query.js';
 export interface ClientOptions {
     /** Base address of the service, e.g. `http://127.0.0.1:8080`. */
     readonly baseUrl: string;
@@ -118,102 +119,6 @@ export interface StreamEvent {
     readonly event: string;
     readonly data: string;
 }
-type Scalar = string | number | boolean;
-/** One term: a field equal to any of the values (no operator), or an operator of the contract table and what it takes. */
-interface Term {
-    readonly field: string;
-    readonly operator?: QueryOperator;
-    readonly values: readonly Scalar[];
-}
-/** A field of `F` (path → value type), or any other dotted path (an exnode's `parent`, a member no schema lists). */
-export type FieldPath<F> = (keyof F & string) | (string & {});
-/** The type of the values at path `K` of `F`: its field's, or any scalar where `F` lists no such field. */
-export type ValueAt<F, K extends string> = K extends keyof F ? F[K] : Scalar;
-/**
- * What `where` takes after an operator, by what its row of the contract table says it takes
- * (rest-contract §5): one value of the field's type `V`, a pattern's text, a switch, or nothing.
- * A row that takes something new fails to compile here until it is said.
- */
-export interface Operands<V> {
-    readonly value: [value: V];
-    readonly text: [pattern: string];
-    readonly switch: [present: boolean];
-    readonly nothing: [];
-}
-/** What `where` takes after the operator `O` on a field of values `V`. */
-export type Operand<V, O extends QueryOperator> = Operands<V>[(typeof QUERY_OPERATORS)[O]['takes']];
-/**
- * The conditions of the query language, typed by the kind's fields `F`: `where` for every
- * operator of the contract table (a new row of it is asked with no change here), the named
- * builders one line over it. `Query` ANDs what they add, `Alternatives` ORs it.
- */
-export declare abstract class Conditions<F> {
-    /** @internal */
-    protected abstract add(term: Term): this;
-    /** Field equals the value, or (given an array) any of the values. */
-    eq<K extends keyof F & string>(field: K, value: F[K] | readonly F[K][]): this;
-    /**
-     * The operator `operator` of the contract table on `field` (rest-contract §5: `field=<prefix>=value`),
-     * with what it takes: `where('ts', 'gt', since)`, `where('name', 'reg', '^depot')`,
-     * `where('urn', 'exists', false)`, `where('description', 'null')`.
-     */
-    where<K extends FieldPath<F>, O extends QueryOperator>(field: K, operator: O, ...operand: Operand<ValueAt<F, K>, O>): this;
-    /** Less than. */
-    lt<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** Less than or equal. */
-    lte<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** Greater than. */
-    gt<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** Greater than or equal. */
-    gte<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** A string that matches a regular expression (RE2), whatever its letter case (UNIS's `reg=`). */
-    reg<K extends keyof F & string>(field: K, pattern: string): this;
-    /** Not equal; strings compared whatever their letter case (UNIS's `not=`). */
-    not<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** Numerically equal: the value read as a number (UNIS's `eq=`). */
-    numeq<K extends keyof F & string>(field: K, value: F[K]): this;
-    /** The field is JSON null or absent (UNIS's `null=`). */
-    null(field: FieldPath<F>): this;
-    /** On /exnodes, `parent`: the exnodes in the subtree of a directory, given by its id or address (UNIS's `recfind=`). */
-    recfind<K extends FieldPath<F>>(field: K, directory: string): this;
-    /** The field is present (JSON null counts), or with `false` absent: UNIS HEAD's `$exists`. */
-    exists(field: FieldPath<F>, present?: boolean): this;
-}
-/** Builds alternatives for `Query.anyOf`: each call adds one term to an OR. */
-export declare class Alternatives<F> extends Conditions<F> {
-    /** @internal */
-    readonly terms: Term[];
-    /** @internal */
-    protected add(term: Term): this;
-}
-/**
- * A query in the service's query language, typed by the kind's fields `F` (path → value type).
- * Conditions added one after another are ANDed; `anyOf` makes an OR.
- *
- *     client.nodes.list((q) => q.eq('location.institution', 'IU').gt('ts', since).limit(100))
- */
-export declare class Query<F> extends Conditions<F> {
-    private readonly groups;
-    private readonly options;
-    /** @internal */
-    protected add(term: Term): this;
-    /** At least one of the terms built by `build` holds. */
-    anyOf(build: (alternatives: Alternatives<F>) => Alternatives<F>): this;
-    /** Return only these fields (dot notation reaches nested ones). */
-    fields(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
-    /** Return every field except these (`fields=neg=…`, UNIS HEAD); instead of `fields`. */
-    fieldsExcept(...paths: readonly ((keyof F & string) | (string & {}))[]): this;
-    /** At most this many; 0 is no limit (as MongoDB and UNIS read it). */
-    limit(count: number): this;
-    skip(count: number): this;
-    /** Order by fields; 1 ascending, -1 descending. Without it, newest first (`ts`, then `id`, descending), also the tie-breaker. */
-    sort(...keys: readonly (readonly [keyof F & string, 1 | -1])[]): this;
-    /** True when the query has conditions (not just paging or projection). */
-    get hasConditions(): boolean;
-    /** The query string, without the leading `?`. */
-    toString(): string;
-}
-export type QueryInput<F> = Query<F> | ((query: Query<F>) => Query<F>);
 /** A JSON Merge Patch (RFC 7386) of `T`: `null` removes a member. */
 export type MergePatch<T> = {
     [K in keyof T]?: T[K] | null;
