@@ -87,7 +87,7 @@ function bytesOf(trees: readonly PropertyType[]): number {
  *
  * Why: objectIdQuery of 100 objects with 5 properties of 2 elements each spent about 3,900 µs of
  * CPU, of which reading the properties and elements (the statement's largest part, in a reader
- * thread), parsing them and making the trees was about half (docs/benchmarks.md, issue 37).
+ * thread), parsing them and making the trees was about half (docs/benchmarks/2026-11-28-issue-37-objectidquery-and-get.md).
  */
 export class PropertyTreeCache {
   private readonly entries = new Map<number, Kept>();

@@ -69,7 +69,7 @@ export interface StatementResult {
  * The statements of a write job on its hot path, as the key reader runs reads: SQL with `?`
  * placeholders, prepared once per connection (SQLite) and run without building a query, inside
  * the job's transaction. Building and running a statement through knex costs several times what
- * SQLite spends on a one-row insert (see docs/benchmarks.md).
+ * SQLite spends on a one-row insert (see docs/benchmarks/2026-11-24-full-runs.md, createObject).
  */
 export interface WriteStatements {
   run(trx: Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<StatementResult>;
