@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { Uses } from './contract/database.js';
 import { onPrimary } from './contract/driver.js';
+import { StorageUnavailable } from './errors.js';
 import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';
 
@@ -81,7 +82,11 @@ export class ChangeFeed {
       return;
     }
     this.reading = this.drain()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the event log failed; the next change or poll tries again'))
+      .catch((error: unknown) => {
+        // The database unavailable is logged by the storage once per change of state (rest-contract §16); only other failures here.
+        if (error instanceof StorageUnavailable || this.db.dialect.driver.errors.isUnavailable(error)) this.logger.debug({ err: error }, 'reading the event log failed; the next change or poll tries again');
+        else this.logger.warn({ err: error }, 'reading the event log failed; the next change or poll tries again');
+      })
       .finally(() => {
         this.reading = undefined;
         if (this.again) {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Announcements } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
+import type { WritableHost } from './primary.js';
 
 /** The longest wait before a lost LISTEN connection is opened again. */
 const RECONNECT_MAX_MS = 5_000;
@@ -67,7 +68,10 @@ export class PostgresAnnouncements implements Announcements {
   private askedUntil = Number.POSITIVE_INFINITY;
   private refresher: NodeJS.Timeout | undefined;
 
-  constructor(private readonly settings: PostgresSettings) {
+  constructor(
+    settings: PostgresSettings,
+    private readonly primary: WritableHost,
+  ) {
     this.channels = announcementChannels(settings.schema);
   }
 
@@ -136,13 +140,21 @@ export class PostgresAnnouncements implements Announcements {
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
     const connect = async (pause: number): Promise<void> => {
-      const { connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name } = this.settings.connection;
-      const next = new pg.Client({ connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name });
+      let next: pg.Client;
+      try {
+        // The host that takes writes: NOTIFY runs nowhere else, and the writers' NOTIFYs are sent there.
+        next = new pg.Client(await this.primary.clientConfig());
+      } catch (error) {
+        failed(error);
+        reopen(pause);
+        return;
+      }
       next.on('notification', (message) => {
         if (message.channel === this.channels.interest) this.heardInterest(message.payload ?? '');
         else if (message.payload !== this.token) heard();
       });
       next.on('error', (error) => {
+        this.primary.failed(error);
         failed(error);
         reopen(pause);
       });
@@ -153,6 +165,7 @@ export class PostgresAnnouncements implements Announcements {
         this.askedUntil = performance.now() + ASK_GRACE_MS;
         await next.query('SELECT pg_notify($1, $2)', [this.channels.interest, '?']);
       } catch (error) {
+        this.primary.failed(error);
         failed(error);
         void next.end().catch(() => undefined);
         reopen(pause);

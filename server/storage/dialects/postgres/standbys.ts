@@ -43,9 +43,13 @@ class Standby {
     readonly knex: Knex,
   ) {
     this.replay = new Coalesced(async () => {
-      const row = (await knex.raw('SELECT pg_last_wal_replay_lsn()::text AS lsn, CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag')).rows[0] as { lsn: string | null; lag: number };
+      const row = (await knex.raw('SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS lsn, CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag')).rows[0] as { recovery: boolean; lsn: string | null; lag: number };
       const lsn = parseLsn(row.lsn);
-      // Not a standby (promoted, or a primary named by mistake): never read from it as one.
+      // Not a standby (promoted by a failover, or a primary named by mistake): never waited on
+      // as one. A promoted node keeps its last replayed position, which never moves again: every
+      // read waited READ_WAIT_MS for it (rest-contract §16). Asked again each RETRY_MS, so the
+      // old primary, once rejoined as a standby, serves reads again.
+      if (!row.recovery) throw new Error(`${name} is not in recovery (a primary, not a standby)`);
       if (lsn === undefined) throw new Error(`${name} is not replaying WAL (pg_last_wal_replay_lsn() is null)`);
       return { lsn, lagSeconds: row.lag };
     });
