@@ -83,8 +83,9 @@ export class ChangeFeed {
     }
     this.reading = this.drain()
       .catch((error: unknown) => {
-        // The database unavailable is logged by the storage once per change of state (rest-contract §16); only other failures here.
-        if (error instanceof StorageUnavailable || this.db.dialect.driver.errors.isUnavailable(error)) this.logger.debug({ err: error }, 'reading the event log failed; the next change or poll tries again');
+        // An outage the storage logs once per change of state (PostgreSQL, rest-contract §16) is not logged again here.
+        const errors = this.db.dialect.driver.errors;
+        if (error instanceof StorageUnavailable ? error.reported : errors.reportsOutages && errors.isUnavailable(error)) this.logger.debug({ err: error }, 'reading the event log failed; the next change or poll tries again');
         else this.logger.warn({ err: error }, 'reading the event log failed; the next change or poll tries again');
       })
       .finally(() => {

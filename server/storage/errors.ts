@@ -39,7 +39,14 @@ export class PreconditionFailed extends Error {
 
 /** The database cannot be reached; the operation may succeed when retried. */
 export class StorageUnavailable extends Error {
-  constructor(cause: unknown) {
+  /**
+   * @param reported whether the storage has logged this outage already, as a change of state
+   * (ErrorClassifier.reportsOutages): then a request it fails is not logged again.
+   */
+  constructor(
+    cause: unknown,
+    readonly reported = false,
+  ) {
     super('the database is unavailable', { cause });
     this.name = 'StorageUnavailable';
   }
@@ -62,7 +69,7 @@ export class QueryTooLarge extends Error {
 export function classify(errors: ErrorClassifier, error: unknown, conflict?: string): unknown {
   if (error instanceof StorageUnavailable || error instanceof QueryTooLarge || error instanceof ResourceConflict) return error;
   if (conflict !== undefined && errors.isUniqueViolation(error)) return new ResourceConflict(conflict);
-  if (errors.isUnavailable(error)) return new StorageUnavailable(error);
+  if (errors.isUnavailable(error)) return new StorageUnavailable(error, errors.reportsOutages);
   if (errors.isQueryTooLarge(error)) return new QueryTooLarge(error);
   return error;
 }

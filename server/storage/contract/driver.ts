@@ -291,4 +291,10 @@ export interface ErrorClassifier {
    * an expression): a query the client made too large, answered 400, never a 500.
    */
   isQueryTooLarge(error: unknown): boolean;
+  /**
+   * True where the dialect logs an outage itself, once per change of state (PostgreSQL's
+   * provider of the primary: lost, read-only, back after N s; rest-contract §16): a request it
+   * fails is then not logged again. False where nothing else would say it (SQLite's busy file).
+   */
+  readonly reportsOutages: boolean;
 }

@@ -43,6 +43,8 @@ function isUnavailable(error: unknown): boolean {
 
 export const postgresErrors: ErrorClassifier = {
   isUnavailable,
+  // The provider of the primary (primary.ts) and the standby routing (standbys.ts) log each change of state.
+  reportsOutages: true,
   isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string } | null)?.code === '23505';
   },

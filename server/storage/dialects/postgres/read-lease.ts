@@ -226,7 +226,7 @@ export class PostgresReadLease implements ReadLease {
       try {
         client = new pg.Client(await this.primary.clientConfig());
       } catch (error) {
-        throw new StorageUnavailable(error);
+        throw new StorageUnavailable(error, true);
       }
       client.on('notification', (message) => this.asked(message.payload ?? ''));
       // A lost connection loses the locks with it: nothing is answered from memory from here on.
@@ -244,7 +244,7 @@ export class PostgresReadLease implements ReadLease {
       } catch (error) {
         this.primary.failed(error);
         void client.end().catch(() => undefined);
-        throw new StorageUnavailable(error);
+        throw new StorageUnavailable(error, true);
       }
       this.client = client;
       return client;
