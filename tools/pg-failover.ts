@@ -50,6 +50,18 @@ export interface Formation {
   loseNode(): Promise<FailoverNode>;
   /** Start a lost node's pg_autoctl again: it rejoins as a secondary (pg_rewind). */
   rejoin(node: FailoverNode): Promise<void>;
+  /**
+   * When a node of the formation first takes writes, and which: an INSERT committed on it (a
+   * row of PROBE_TABLE), tried on every node at once, again 25 ms after each refusal. A commit
+   * is the only sure sign: a node out of recovery may still refuse writes (pg_auto_failover keeps
+   * a promoted node read-only until it knows the old primary demoted, up to
+   * primary_demote_timeout), and one restarted in place holds every commit until its synchronous
+   * standby is back or it is demoted; `pg_is_in_recovery()` and `txid_current()` (which writes
+   * no WAL of its own, so waits for no standby) both answered "writable" seconds early.
+   * `from`, the primary that fails: a commit on it counts only after it has refused one (a
+   * switchover drains it for a moment after it was asked; before, it still takes writes).
+   */
+  takesWrites(from: FailoverNode, ms: number): Promise<{ node: FailoverNode; at: number }>;
   /** Resolves once `predicate` holds of the reported states (polled every 100 ms), or throws after `ms`. */
   until(predicate: (states: Record<string, string>) => boolean, ms: number): Promise<number>;
   /** Stop everything and delete every directory. */
@@ -194,6 +206,7 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
       return ready(s);
     }, Math.max(1_000, started + readyMs - performance.now()));
     await first?.end().catch(() => undefined);
+    await withClient(`postgres://postgres@127.0.0.1:${nodes[0].port}/postgres`, (client) => client.query(`CREATE TABLE ${PROBE_TABLE} (at timestamptz NOT NULL DEFAULT now())`));
 
     const nodeOf = (instance: Instance): FailoverNode => ({ name: instance.name, port: instance.port, url: `postgres://postgres@127.0.0.1:${instance.port}/postgres` });
     const both = [nodeOf(nodes[0]), nodeOf(nodes[1])] as const;
@@ -210,6 +223,7 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
       primary,
       states,
       until,
+      takesWrites: (from, ms) => takesWrites(both, from, ms),
       async switchover() {
         await until(ready, 90_000);
         const old = await primary();
@@ -286,6 +300,67 @@ async function stopInstance(instance: Instance, bin: string, owned: (command: st
   }
   void bin;
   void owned;
+}
+
+/** The table takesWrites inserts into (made on the first primary; topocat's own tables are named otherwise). */
+const PROBE_TABLE = 'failover_probe';
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The first node of `nodes` to commit an INSERT, and when (performance.now()); see Formation.takesWrites. */
+async function takesWrites(nodes: readonly FailoverNode[], from: FailoverNode, ms: number): Promise<{ node: FailoverNode; at: number }> {
+  const deadline = performance.now() + ms;
+  let done = false;
+  const clients = new Set<pg.Client>();
+  const tryNode = async (node: FailoverNode): Promise<{ node: FailoverNode; at: number }> => {
+    let refused = node.name !== from.name;
+    while (!done) {
+      const client = new pg.Client({ connectionString: node.url, connectionTimeoutMillis: 500 });
+      client.on('error', () => undefined);
+      clients.add(client);
+      try {
+        await client.connect();
+        // No timeout: a commit that waits for the synchronous standby waits here as well.
+        await client.query(`INSERT INTO ${PROBE_TABLE} DEFAULT VALUES`);
+        const at = performance.now();
+        if (!done && refused) {
+          done = true;
+          return { node, at };
+        }
+      } catch {
+        // Not writable yet (refused, read-only, in recovery, terminated while waiting).
+        refused = true;
+      } finally {
+        clients.delete(client);
+        void client.end().catch(() => undefined);
+      }
+      if (performance.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // Another node took writes first, or none did in time: never resolves (the race is decided elsewhere).
+    return new Promise(() => undefined);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no node of the formation took writes within ${ms} ms`)), ms + 1_000);
+  });
+  try {
+    return await Promise.race([...nodes.map(tryNode), timeout]);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+    // A probe still waiting (a commit held for a standby that never comes) is let go.
+    for (const client of clients) void client.end().catch(() => undefined);
+  }
 }
 
 async function connectWhenReady(url: string, sql: string, deadline: number): Promise<pg.Client> {

@@ -47,9 +47,22 @@ export class ChangeFeed {
   /** Start after the newest committed event, and hear other processes' announcements. */
   async start(): Promise<void> {
     this.position = await this.log.last();
+    // Logged once per change of state (rest-contract §16): reopening is tried with a back-off,
+    // and each failed try during a failover had been a warning of its own.
+    let lost = false;
     this.stopListening = await this.db.dialect.adapter.announcements.listen(
-      () => this.poke(),
-      (error) => this.logger.warn({ err: error }, 'change announcements: connection lost; reopening'),
+      () => {
+        if (lost) {
+          lost = false;
+          this.logger.info('change announcements: connection reopened');
+        }
+        this.poke();
+      },
+      (error) => {
+        if (lost) this.logger.debug({ err: error }, 'change announcements: reopening failed; trying again');
+        else this.logger.warn({ err: error }, 'change announcements: connection lost; reopening (the log is polled meanwhile)');
+        lost = true;
+      },
     );
     this.timer = setInterval(() => {
       this.poke(true);

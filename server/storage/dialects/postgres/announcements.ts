@@ -4,6 +4,8 @@ import type { Announcements } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
 import type { WritableHost } from './primary.js';
 
+/** The first wait before a lost LISTEN connection is opened again: doubled after each failed try. */
+const FIRST_PAUSE_MS = 100;
 /** The longest wait before a lost LISTEN connection is opened again. */
 const RECONNECT_MAX_MS = 5_000;
 /**
@@ -153,10 +155,12 @@ export class PostgresAnnouncements implements Announcements {
         if (message.channel === this.channels.interest) this.heardInterest(message.payload ?? '');
         else if (message.payload !== this.token) heard();
       });
+      let opened = false;
       next.on('error', (error) => {
         this.primary.failed(error);
         failed(error);
-        reopen(pause);
+        // A connection that was open is reopened from the shortest pause again.
+        reopen(opened ? FIRST_PAUSE_MS : pause);
       });
       try {
         await next.connect();
@@ -175,6 +179,7 @@ export class PostgresAnnouncements implements Announcements {
         await next.end();
         return;
       }
+      opened = true;
       client = next;
       this.client = next;
       if (this.interested) void this.tell(next);
@@ -194,7 +199,7 @@ export class PostgresAnnouncements implements Announcements {
       }, pause);
       retry.unref();
     };
-    await connect(100);
+    await connect(FIRST_PAUSE_MS);
     this.refresher = setInterval(() => {
       if (this.interested && performance.now() - this.interestSaid >= INTEREST_REFRESH_MS) void this.tell(this.client);
     }, INTEREST_REFRESH_MS / 2);

@@ -201,7 +201,7 @@ export class WritableHost {
     this.finding ??= (async () => {
       try {
         this.suspect = false;
-        const probes = await Promise.all(this.list.hosts.map((host) => this.probe(host)));
+        const probes = await firstWritable(this.list.hosts.map((host) => this.probe(host)));
         this.lastProbe = performance.now();
         const writable = probes.find((p) => p.writable);
         if (writable === undefined) {
@@ -277,6 +277,25 @@ export class WritableHost {
       void client.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The probes of every host, settled once one finds a host that takes writes (the others are not
+ * waited for: a host being shut down or lost may hold a connection until PROBE_TIMEOUT_MS, and
+ * waiting for it held every switchover's first write 1.2–1.3 s after the new primary took
+ * writes), else once all have failed. Several hosts that take writes at once (a split brain the
+ * HA tool is resolving) are not told apart: the first to answer is used until it refuses.
+ */
+function firstWritable(probes: readonly Promise<Probe>[]): Promise<Probe[]> {
+  return new Promise((resolve) => {
+    const settled: Probe[] = [];
+    for (const probe of probes) {
+      void probe.then((result) => {
+        settled.push(result);
+        if (result.writable || settled.length === probes.length) resolve(settled);
+      });
+    }
+  });
 }
 
 /**
