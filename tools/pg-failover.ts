@@ -62,6 +62,8 @@ export interface Formation {
    * switchover drains it for a moment after it was asked; before, it still takes writes).
    */
   takesWrites(from: FailoverNode, ms: number): Promise<{ node: FailoverNode; at: number }>;
+  /** Run `statements` on `node`, one after the other (as its superuser). */
+  sql(node: FailoverNode, ...statements: readonly string[]): Promise<void>;
   /** Resolves once `predicate` holds of the reported states (polled every 100 ms), or throws after `ms`. */
   until(predicate: (states: Record<string, string>) => boolean, ms: number): Promise<number>;
   /** Stop everything and delete every directory. */
@@ -224,6 +226,10 @@ export async function createFormation(readyMs = 60_000): Promise<Formation> {
       states,
       until,
       takesWrites: (from, ms) => takesWrites(both, from, ms),
+      sql: (node, ...statements) =>
+        withClient(node.url, async (client) => {
+          for (const statement of statements) await client.query(statement);
+        }),
       async switchover() {
         await until(ready, 90_000);
         const old = await primary();

@@ -13,7 +13,6 @@
  * formation and takes about two minutes).
  */
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import type { BenchContext } from '../harness/context.js';
 import type { Measured } from '../harness/processes.js';
 import { count, ms, seconds, type Row } from '../harness/report.js';
@@ -190,16 +189,10 @@ async function writeLatency(ctx: BenchContext, server: Measured, label: string):
   return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
-async function onPrimary(formation: Formation, sql: string): Promise<void> {
+async function onPrimary(formation: Formation, ...statements: readonly string[]): Promise<void> {
   const primary = await formation.primary();
   if (!primary) throw new Error('no primary');
-  const client = new pg.Client({ connectionString: primary.url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await formation.sql(primary, ...statements);
 }
 
 export async function failoverRows(ctx: BenchContext): Promise<Row[]> {
@@ -258,11 +251,9 @@ export async function failoverRows(ctx: BenchContext): Promise<Row[]> {
     ctx.log('failover: synchronous_commit on vs remote_apply');
     await formation.until((s) => Object.values(s).sort().join(',') === 'primary,secondary', 60_000);
     const on = await writeLatency(ctx, server, 'sync-on');
-    await onPrimary(formation, "ALTER SYSTEM SET synchronous_commit = 'remote_apply'");
-    await onPrimary(formation, 'SELECT pg_reload_conf()');
+    await onPrimary(formation, "ALTER SYSTEM SET synchronous_commit = 'remote_apply'", 'SELECT pg_reload_conf()');
     const apply = await writeLatency(ctx, server, 'remote-apply');
-    await onPrimary(formation, 'ALTER SYSTEM RESET synchronous_commit');
-    await onPrimary(formation, 'SELECT pg_reload_conf()');
+    await onPrimary(formation, 'ALTER SYSTEM RESET synchronous_commit', 'SELECT pg_reload_conf()');
     rows.push({
       row: `failover: a POST's latency, synchronous_commit = on vs remote_apply (${COST_WRITES} sequential POSTs each, standby on this machine)`,
       result: `on: p50 ${ms(on.p50)}, p99 ${ms(on.p99)}; remote_apply: p50 ${ms(apply.p50)}, p99 ${ms(apply.p99)}`,

@@ -127,7 +127,7 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
   });
 
   /** Run `fail` under load; what every failover must keep. */
-  const underLoad = async (label: string, fail: () => Promise<FailoverNode>): Promise<{ load: Load; outageLines: LogLine[] }> => {
+  const underLoad = async (label: string, fail: () => Promise<FailoverNode>): Promise<{ load: Load; outageLines: LogLine[]; writable: number }> => {
     const load = new Load(server!.url, label);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const from = lines.length;
@@ -156,7 +156,7 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
     assert.equal(socket!.closed, undefined, 'the WebSocket stays open');
     for (const probe of load.health.filter((o) => o.status < 0)) assert.equal(probe.status, -200, 'liveness answers 200 throughout');
     for (const probe of load.health.filter((o) => o.status > 0)) assert.ok(probe.status === 200 || probe.status === 503, `readiness answered ${probe.status}`);
-    return { load, outageLines };
+    return { load, outageLines, writable };
   };
 
   it(`ready in seconds (${process.env.TOPOCAT_TEST_FAILOVER === '1' ? 'see the log' : 'not run'}), DATABASE_URL of both nodes, no proxy: the server starts and writes`, async () => {
@@ -183,9 +183,20 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
     await underLoad('postmaster', () => formation!.killPostmaster());
   });
 
-  it('the primary\'s node lost, then rejoined: the same; the rejoined node is read from again', async () => {
+  it('the primary\'s node lost, then rejoined, with synchronous_commit = remote_apply: the same; reads served by the standby while no host takes writes; the rejoined node is read from again', async () => {
+    // Every commit then waits for the standby to apply it: it has every acknowledged write, and
+    // serves reads while the primary cannot be asked (rest-contract §16).
+    await formation!.until((states) => Object.values(states).sort().join(',') === 'primary,secondary', 90_000);
+    for (const node of formation!.nodes) await formation!.sql(node, "ALTER SYSTEM SET synchronous_commit = 'remote_apply'", 'SELECT pg_reload_conf()');
     let lost: FailoverNode | undefined;
-    await underLoad('lost', async () => (lost = await formation!.loseNode()));
+    const { load, writable } = await underLoad('lost', async () => {
+      // The server learns which standby applies every commit within a second, while reads come.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return (lost = await formation!.loseNode());
+    });
+    const refusedFrom = load.writes.find((o) => o.status === 503)!.at;
+    const served = load.reads.filter((o) => o.status === 200 && o.at > refusedFrom && o.at < writable);
+    assert.ok(served.length > 0, `no read served while no host took writes (${load.reads.filter((o) => o.at > refusedFrom && o.at < writable).length} asked)`);
     await formation!.rejoin(lost!);
     const created = await post(`${server!.url}/nodes`, { name: 'after the rejoin' });
     assert.equal(created.status, 201);
