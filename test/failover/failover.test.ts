@@ -23,6 +23,8 @@ interface Outcome {
   readonly status: number;
   readonly at: number;
   readonly id?: string;
+  /** A write's name (unique). */
+  readonly name?: string;
   readonly retryAfter?: string | null;
 }
 
@@ -63,7 +65,7 @@ class Load {
   private async write(writer: string): Promise<void> {
     const name = `${writer}-${this.written++}`;
     const answer = await post(`${this.url}/nodes`, { name }).catch(() => undefined);
-    const outcome: Outcome = { status: answer?.status ?? 0, at: performance.now(), retryAfter: answer?.headers.get('retry-after') ?? null, ...(answer?.status === 201 ? { id: String(answer.body.id) } : {}) };
+    const outcome: Outcome = { status: answer?.status ?? 0, at: performance.now(), name, retryAfter: answer?.headers.get('retry-after') ?? null, ...(answer?.status === 201 ? { id: String(answer.body.id) } : {}) };
     if (outcome.id !== undefined) this.stored.push(outcome.id);
     this.writes.push(outcome);
   }
@@ -150,6 +152,14 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
     for (const id of load.acknowledged) {
       const answer = await get(`${server!.url}/nodes/${id}`);
       assert.equal(answer.status, 200, `${label}: acknowledged ${id} is gone (${answer.status})`);
+    }
+    // No write answered with an error is stored, but one whose commit could not be confirmed,
+    // which the log names by its id (rest-contract §16).
+    const unconfirmed = lines.slice(from).filter((l) => /could not be confirmed/.test(l.msg)).flatMap((l) => (l.ids as string[] | undefined) ?? []);
+    for (const refused of load.writes.filter((o) => o.status !== 201)) {
+      const found = await get(`${server!.url}/nodes?name=${encodeURIComponent(refused.name!)}&fields=id`);
+      assert.equal(found.status, 200);
+      for (const stored of found.body as { id: string }[]) assert.ok(unconfirmed.some((key) => key.endsWith(`/${stored.id}`)), `${label}: ${refused.name!} was answered ${refused.status} but is stored as ${stored.id}, and the log does not name it`);
     }
     assert.ok(outageLines.length <= LOG_LINES, `${label}: ${outageLines.length} log lines: ${outageLines.map((l) => l.msg).join(' | ')}`);
     assert.equal(server!.process.exitCode, null, 'no restart');

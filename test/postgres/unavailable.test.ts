@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { postgresErrors } from '../../server/storage/dialects/postgres/errors.js';
+import { unconfirmedCommit } from '../../server/storage/dialects/postgres/merged-writes.js';
 import { NotWritable, NoWritableHost } from '../../server/storage/dialects/postgres/primary.js';
 import { engine } from '../helpers/database.js';
 
@@ -69,4 +70,20 @@ describe('PostgreSQL: which errors mean the database is unavailable', function (
   for (const [name, error] of faults) {
     it(`not unavailable: ${name}`, () => assert.equal(postgresErrors.isUnavailable(error), false));
   }
+
+  // rest-contract §16: a write whose session was lost once sent may be stored (logged with its id); one refused stored nothing.
+  const unknown: [string, unknown][] = [
+    ['the session dropped', failure({ message: 'Connection terminated unexpectedly' })],
+    ['the server shut down (a backend that waited for its standby is terminated so)', failure({ code: '57P01', message: 'terminating connection due to administrator command' })],
+    ['the postmaster died', failure({ code: '57P02', message: 'terminating connection due to unexpected postmaster exit' })],
+    ['ECONNRESET', failure({ code: 'ECONNRESET' })],
+  ];
+  for (const [name, error] of unknown) it(`a commit unconfirmed: ${name}`, () => assert.equal(unconfirmedCommit(error), true));
+  const refused: [string, unknown][] = [
+    ['25006 read-only transaction', failure({ code: '25006', message: 'cannot execute INSERT in a read-only transaction' })],
+    ['no host takes writes', new NoWritableHost('127.0.0.1:5432: refuses connections')],
+    ['knex acquire timeout', failure({ name: 'KnexTimeoutError', message: 'Knex: Timeout acquiring a connection. The pool is probably full.' })],
+    ['a query\'s own fault', failure({ code: '23505' })],
+  ];
+  for (const [name, error] of refused) it(`nothing stored: ${name}`, () => assert.equal(unconfirmedCommit(error), false));
 });

@@ -1,12 +1,12 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Connections, PoolOptions, Pools } from '../../contract/driver.js';
-import type { VersionRow } from '../../contract/events.js';
+import type { Insertion } from '../../contract/events.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
 import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { streamRows } from './stream.js';
-import { MergedWrites, onConnection } from './merged-writes.js';
+import { MergedWrites, onConnection, unconfirmedCommit } from './merged-writes.js';
 import { PostgresReadLease } from './read-lease.js';
 import { PostgresStandbys } from './read-routing.js';
 import { ACQUIRE_TIMEOUT_MS, postgresSettings, standbyName, type PostgresSettings } from './settings.js';
@@ -140,22 +140,58 @@ export class PostgresConnections implements Connections {
         throw error;
       }
     };
+    /**
+     * Writes whose commit could not be confirmed (rest-contract §16): named in the log with their
+     * ids, so that their fate can be learnt (a retry with the same id and If-None-Match: *).
+     */
+    const unconfirmed = (ids: readonly string[] | undefined, error: unknown): void =>
+      logger?.warn(
+        { ...(ids ? { ids } : {}), err: error instanceof Error ? error.message : String(error) },
+        'database: the connection was lost after a write was sent: its commit could not be confirmed, and it may be stored (a retry with the same id and If-None-Match: * learns its fate)',
+      );
     const routing = standbys && standbys.urls.length > 0 ? this.standbyReads(knex, standbys.urls, standbys.waitMs, poolMax, logger) : undefined;
     const reader = routing?.routing.reader ?? knex;
     // New resources, and compare-and-set writes of live ones, from requests that arrive together: one statement each.
-    const appends = new MergedWrites(knex, storeVersionsOn);
+    const key = (v: { readonly kind: string; readonly id: string }): string => `${v.kind}/${v.id}`;
+    const appends = new MergedWrites(knex, storeVersionsOn, (items, error) => unconfirmed(items.map(key), error));
     const lockPrefix = this.lockPrefix;
-    const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items));
-    const key = (v: VersionRow): string => `${v.kind}/${v.id}`;
+    const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items), (items, error) => unconfirmed(items.map(key), error));
+    /** A transaction of `job`: a failure once `job` is done (at its COMMIT) leaves the commit unknown. */
+    const transaction = async <T>(job: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+      let committing = false;
+      try {
+        return await knex.transaction(async (trx) => {
+          const result = await job(trx);
+          committing = true;
+          return result;
+        });
+      } catch (error) {
+        if (committing && unconfirmedCommit(error)) unconfirmed(undefined, error);
+        throw error;
+      }
+    };
+    /** insertIf's statement, whose loss once sent leaves its commit unknown. */
+    const insertIf = async (versions: readonly Insertion[]): Promise<Awaited<ReturnType<typeof insertIfOn>>> => {
+      let sent = false;
+      try {
+        return await onConnection(knex, (connection) => {
+          sent = true;
+          return insertIfOn(connection, lockPrefix, versions);
+        });
+      } catch (error) {
+        if (sent && unconfirmedCommit(error)) unconfirmed(versions.map(key), error);
+        throw error;
+      }
+    };
     const lease = new PostgresReadLease(this.settings, primary);
     return {
       reader,
       writer: knex,
       keys: new PostgresKeyReader(reader),
-      write: (job) => watched(() => knex.transaction(job)),
+      write: (job) => watched(() => transaction(job)),
       append: (versions) => watched(() => appends.submit(versions, versions.map(key))),
       replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
-      insertIf: (versions) => watched(() => onConnection(knex, (connection) => insertIfOn(connection, lockPrefix, versions))),
+      insertIf: (versions) => watched(() => insertIf(versions)),
       lease,
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
