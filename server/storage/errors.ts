@@ -52,6 +52,11 @@ export class StorageUnavailable extends Error {
   }
 }
 
+/** Whether `error` is an outage the storage has logged already as a change of state: worth a debug line, not another warning. */
+export function reportedOutage(error: unknown): boolean {
+  return error instanceof StorageUnavailable && error.reported;
+}
+
 /** The database refused a query for its size (too many terms, too deep): the client's to make smaller. */
 export class QueryTooLarge extends Error {
   /** `cause`: the engine's error, or what the query would pass. */
