@@ -89,8 +89,9 @@ async function main(): Promise<number> {
   // one after another took most of its 50 minutes (2,988 s in all, 2026-11-29). At once, with the
   // failover run added: `CI=true npm test` 1,634 s (SQLite 17.0 min beside PostgreSQL 20.1, then
   // the standby run 6.0 beside the failover run 1.5; 2 cores shared with other work, 2026-11-29).
-  // A run of them at once under heavier load showed two tests that had timed fixed waits: the
-  // crash tests now wait for enough writes rather than 1.5 s.
+  // A first run at once, under heavier load (load average ~10), failed the crash test, which wrote
+  // for a fixed 1.5 s (it now waits for enough writes), and once test/unis/unisrt-cache.test.ts
+  // (not seen again in 8 runs alone, 6 of them beside two busy loops, nor in the run above).
   const parallel = process.env.TOPOCAT_TEST_PARALLEL !== '0' && postgresRuns;
   const together = { TOPOCAT_TEST_CONCURRENT: parallel ? '1' : '' };
   const [sqlite, postgres] = parallel
