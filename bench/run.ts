@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,etags,generate,lifecycle,federation,federate,import]`
+ * `npm run bench [-- --quick] [-- --json FILE] [-- --only rest,catalog,workers,operator,postgres,replicas,subscriptions,measurements,ui,time,etags,generate,lifecycle,federation,federate,import,failover]`
  *
  * Starts everything it measures (topocat, a bare Koa app, node-soap's server), each as a process
  * of its own on a scratch SQLite database (the postgres group: also on the PostgreSQL server that
  * TEST_DATABASE_URL names, as for the tests, in a schema of its own; without it those rows say
  * they were not run; the replicas group: on a private primary and streaming standby it makes with
- * PostgreSQL's binaries, tools/pg-cluster.ts), loads the data through the interfaces, runs the loads,
+ * PostgreSQL's binaries, tools/pg-cluster.ts; the failover group, run only when named: on a
+ * pg_auto_failover formation it makes, tools/pg-failover.ts), loads the data through the interfaces, runs the loads,
  * stops everything and prints one Markdown table. Headline figures are ratios measured in the
  * same run, since absolute rates on a shared machine are noise. --quick uses smoke sizes (CI
  * runs it to prove the benchmark works; its figures mean nothing).
@@ -39,11 +40,16 @@ import { uiRows } from './rows/ui.js';
 import { workersRows } from './rows/workers.js';
 import { federateRows, federationRows } from './rows/federation.js';
 import { importRows } from './rows/import.js';
+import { failoverRows } from './rows/failover.js';
 import { DN } from './workloads/catalog.js';
 
 const GROUPS = ['rest', 'catalog', 'workers', 'operator', 'postgres', 'replicas', 'subscriptions', 'measurements', 'ui', 'time', 'etags', 'generate', 'lifecycle', 'federation', 'import'] as const;
-/** Groups --only also takes that a full run holds inside another: `federate` is the `federate=true` rows of `federation` alone. */
-const PARTS = ['federate'] as const;
+/**
+ * Groups --only also takes that a full run does not run as such: `federate` is the `federate=true`
+ * rows of `federation` alone; `failover` makes a pg_auto_failover formation and fails it three
+ * times (about two minutes, and pg_autoctl installed), so it runs only when named.
+ */
+const PARTS = ['federate', 'failover'] as const;
 type Group = (typeof GROUPS)[number] | (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -106,6 +112,7 @@ async function main(): Promise<number> {
   if (only.has('federation')) rows.push(...(await federationRows(ctx, DN)));
   else if (only.has('federate')) rows.push(...(await federateRows(ctx, DN)));
   if (only.has('import')) rows.push(...(await importRows(ctx)));
+  if (only.has('failover')) rows.push(...(await failoverRows(ctx)));
 
   const m = machine();
   const minutes = (performance.now() - started) / 60_000;

@@ -20,7 +20,9 @@ export function catalogRejection(logger: Logger): Rejection<CatalogCall> {
       return failureResponse(operation, reportStatus(operation, 'DIRECT', 'NOT_SCHEMA_VALID', [problem], true));
     }
     if (error instanceof StorageUnavailable) {
-      logger.warn({ err: error.cause, requestId: call.requestId, operation }, 'catalog storage unavailable');
+      // Where the storage logs the outage once per change of state (PostgreSQL, rest-contract §16),
+      // not again per request; else (SQLite's busy file) each request is the only word of it.
+      (error.reported ? logger.debug : logger.warn).call(logger, { err: error.cause, requestId: call.requestId, operation }, 'catalog storage unavailable');
       const problem = { cause: 'NO_DATABASE_CONNECTION', description: `the catalog database is unavailable; retry later (request id ${call.requestId})` } as const;
       return failureResponse(operation, fatalStatus(operation, 'DIRECT', [problem]));
     }

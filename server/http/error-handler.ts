@@ -56,7 +56,12 @@ export function errorHandler(logger: Logger): Middleware {
       }
     } catch (error) {
       const presented = present(error);
-      if (presented.status >= 500) logger.error({ requestId: ctx.state.requestId, err: error }, 'request failed');
+      // The database unavailable is logged once per change of state by the storage (lost,
+      // read-only, back after N s; rest-contract §16), not once per request: a failover of 25 s
+      // under load wrote thousands of stacks. Each such request keeps its access line.
+      if (error instanceof StorageUnavailable && error.reported) logger.debug({ requestId: ctx.state.requestId, err: error }, 'request failed: the database is unavailable');
+      // A 503 of the service's own making (/health while not ready) is an answer, not a fault.
+      else if (presented.status >= 500 && !(error instanceof HttpError && presented.status === 503)) logger.error({ requestId: ctx.state.requestId, err: error }, 'request failed');
       // Headers set for a success (ETag, Location, Content-Type) do not belong on the error; the
       // request id and the CORS headers (set before the request was handled) do.
       for (const name of Object.keys(ctx.response.headers)) if (!KEPT_ON_ERROR.test(name)) ctx.remove(name);

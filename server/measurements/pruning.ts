@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import { every } from '../periodic.js';
+import { reportedOutage } from '../storage/errors.js';
 import type { MeasurementStore } from '../storage/measurements/store.js';
 
 /**
@@ -15,7 +16,8 @@ export function keepPruning(store: MeasurementStore, intervalMs: number, logger:
       const points = await store.pruneExpired();
       if (points > 0) logger.info({ points, ms: Math.round(performance.now() - started) }, 'expired measurement points pruned');
     } catch (error) {
-      logger.warn({ err: error }, 'pruning expired measurement points failed; trying again later');
+      // An outage the storage logs once per change of state (rest-contract §16) is not said again here.
+      (reportedOutage(error) ? logger.debug : logger.warn).call(logger, { err: error }, 'pruning expired measurement points failed; trying again later');
     }
   });
 }

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { StandbyState, StorageGauges } from '../storage/contract/driver.js';
+import type { PrimaryState, StandbyState, StorageGauges } from '../storage/contract/driver.js';
 import { RequestDurations } from './request-durations.js';
 
 /** The catalog's kept property trees (catalog/property-trees.ts). */
@@ -87,6 +87,7 @@ export class Metrics {
       if (wal !== undefined) this.set(wal);
     } });
     standbyMetrics(registers, () => storage().standbys ?? []);
+    primaryMetrics(registers, () => storage().primary);
     catalogTreeMetrics(registers, sources.catalogTrees);
   }
 
@@ -117,6 +118,35 @@ function catalogTreeMetrics(registers: Registry[], trees: () => KeptTreeGauges):
     this.inc({ from: 'database' }, g.fromDatabase - seen.database);
     seen.memory = g.fromMemory;
     seen.database = g.fromDatabase;
+  } });
+}
+
+/**
+ * The primary (PostgreSQL, rest-contract §16): which host takes writes, whether one does, the
+ * failovers seen and the seconds without one since the process started.
+ */
+function primaryMetrics(registers: Registry[], state: () => PrimaryState | undefined): void {
+  new Gauge({ name: 'topocat_db_primary', help: 'The database host that takes writes (1; no series while none does)', labelNames: ['host'], registers, collect() {
+    this.reset();
+    const host = state()?.host;
+    if (host !== undefined) this.set({ host }, 1);
+  } });
+  new Gauge({ name: 'topocat_db_writable', help: 'Whether a database host takes writes now (1) or none does (0: writes are answered 503)', registers, collect() {
+    const s = state();
+    if (s) this.set(s.writable ? 1 : 0);
+  } });
+  const seen = { failovers: 0, seconds: 0 };
+  new Counter({ name: 'topocat_db_failovers_total', help: 'Times the host that takes writes changed (a switchover, a promotion)', registers, collect() {
+    const s = state();
+    if (!s) return;
+    this.inc(Math.max(0, s.failovers - seen.failovers));
+    seen.failovers = Math.max(seen.failovers, s.failovers);
+  } });
+  new Counter({ name: 'topocat_db_seconds_without_primary_total', help: 'Seconds during which no database host took writes', registers, collect() {
+    const s = state();
+    if (!s) return;
+    this.inc(Math.max(0, s.secondsWithoutPrimary - seen.seconds));
+    seen.seconds = Math.max(seen.seconds, s.secondsWithoutPrimary);
   } });
 }
 

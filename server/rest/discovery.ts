@@ -9,6 +9,8 @@ import { projectRoot } from '../paths.js';
 import { version } from '../version.js';
 import type { ResourceStore } from '../storage/resource-store.js';
 import { onPrimary, type Standbys } from '../storage/contract/driver.js';
+import { StorageUnavailable } from '../storage/errors.js';
+import { HttpError } from '../http/errors.js';
 import type { ServiceFacts } from '../storage/service-facts.js';
 import { homePage, mountDocs } from './docs.js';
 import { mountUi } from './ui.js';
@@ -61,12 +63,27 @@ export function mountDiscovery(router: Router, { kinds, representations, store, 
   mountDocs(router);
   mountUi(router);
 
-  // The primary answers (writes can be served); each standby's state is a detail, never a failure:
-  // reads go around a standby that fails (rest-contract §15).
+  // Readiness: the primary answers and takes writes (rest-contract §16), else 503 with what is
+  // wrong, so that a load balancer stops sending traffic; each standby's state is a detail, never
+  // a failure: reads go around a standby that fails (rest-contract §15).
   router.get('/health', async (ctx) => {
-    await onPrimary(standbys, () => store.ping());
+    try {
+      await onPrimary(standbys, () => store.ping());
+    } catch (error) {
+      if (!(error instanceof StorageUnavailable)) throw error;
+      // NoWritableHost words what each host answered; any other cause is a driver's (never shown).
+      const cause = error.cause as { name?: unknown; why?: unknown } | undefined;
+      const why = cause?.name === 'NoWritableHost' && typeof cause.why === 'string' ? cause.why : 'the database does not answer';
+      throw new HttpError(503, 'not ready: the database takes no writes; retry shortly', [{ path: 'database', message: why }], { 'Retry-After': '1' });
+    }
     const details = standbys?.states().map(({ name, up, lagBytes, lagSeconds }) => ({ name, status: up ? 'ok' : 'unavailable', lagBytes, lagSeconds }));
     ctx.body = details ? { status: 'ok', version, standbys: details } : { status: 'ok', version };
+  });
+
+  // Liveness: the process itself is up and serving, whatever its database does (a failover is no
+  // reason to restart it).
+  router.get('/health/live', (ctx) => {
+    ctx.body = { status: 'ok', version };
   });
 
   // Only a lookup's reads answer a Redirect, and only its description says so (generator/emit/openapi/).

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { Uses } from './contract/database.js';
 import { onPrimary } from './contract/driver.js';
+import { StorageUnavailable } from './errors.js';
 import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';
 
@@ -46,9 +47,22 @@ export class ChangeFeed {
   /** Start after the newest committed event, and hear other processes' announcements. */
   async start(): Promise<void> {
     this.position = await this.log.last();
+    // Logged once per change of state (rest-contract §16): reopening is tried with a back-off,
+    // and each failed try during a failover had been a warning of its own.
+    let lost = false;
     this.stopListening = await this.db.dialect.adapter.announcements.listen(
-      () => this.poke(),
-      (error) => this.logger.warn({ err: error }, 'change announcements: connection lost; reopening'),
+      () => {
+        if (lost) {
+          lost = false;
+          this.logger.info('change announcements: connection reopened');
+        }
+        this.poke();
+      },
+      (error) => {
+        if (lost) this.logger.debug({ err: error }, 'change announcements: reopening failed; trying again');
+        else this.logger.warn({ err: error }, 'change announcements: connection lost; reopening (the log is polled meanwhile)');
+        lost = true;
+      },
     );
     this.timer = setInterval(() => {
       this.poke(true);
@@ -81,7 +95,12 @@ export class ChangeFeed {
       return;
     }
     this.reading = this.drain()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'reading the event log failed; the next change or poll tries again'))
+      .catch((error: unknown) => {
+        // An outage the storage logs once per change of state (PostgreSQL, rest-contract §16) is not logged again here.
+        const errors = this.db.dialect.driver.errors;
+        if (error instanceof StorageUnavailable ? error.reported : errors.reportsOutages && errors.isUnavailable(error)) this.logger.debug({ err: error }, 'reading the event log failed; the next change or poll tries again');
+        else this.logger.warn({ err: error }, 'reading the event log failed; the next change or poll tries again');
+      })
       .finally(() => {
         this.reading = undefined;
         if (this.again) {

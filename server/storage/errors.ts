@@ -39,10 +39,22 @@ export class PreconditionFailed extends Error {
 
 /** The database cannot be reached; the operation may succeed when retried. */
 export class StorageUnavailable extends Error {
-  constructor(cause: unknown) {
+  /**
+   * @param reported whether the storage has logged this outage already, as a change of state
+   * (ErrorClassifier.reportsOutages): then a request it fails is not logged again.
+   */
+  constructor(
+    cause: unknown,
+    readonly reported = false,
+  ) {
     super('the database is unavailable', { cause });
     this.name = 'StorageUnavailable';
   }
+}
+
+/** Whether `error` is an outage the storage has logged already as a change of state: worth a debug line, not another warning. */
+export function reportedOutage(error: unknown): boolean {
+  return error instanceof StorageUnavailable && error.reported;
 }
 
 /** The database refused a query for its size (too many terms, too deep): the client's to make smaller. */
@@ -62,7 +74,7 @@ export class QueryTooLarge extends Error {
 export function classify(errors: ErrorClassifier, error: unknown, conflict?: string): unknown {
   if (error instanceof StorageUnavailable || error instanceof QueryTooLarge || error instanceof ResourceConflict) return error;
   if (conflict !== undefined && errors.isUniqueViolation(error)) return new ResourceConflict(conflict);
-  if (errors.isUnavailable(error)) return new StorageUnavailable(error);
+  if (errors.isUnavailable(error)) return new StorageUnavailable(error, errors.reportsOutages);
   if (errors.isQueryTooLarge(error)) return new QueryTooLarge(error);
   return error;
 }

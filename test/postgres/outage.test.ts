@@ -139,7 +139,10 @@ describe('PostgreSQL outage: 503 at once, recovery without a restart', function 
     }
     assert.equal(server!.process.exitCode, null, 'the server keeps running');
     assert.deepEqual(server!.strayOutput, [], 'stdout stays JSON log lines throughout');
-    assert.ok(server!.logs.some((l) => l.level >= 50 && l.msg === 'request failed'), 'each 503 is logged with its cause');
+    // rest-contract §16 (2026-11-29): once per change of state, not once per request.
+    const lost = server!.logs.filter((l) => l.level >= 40 && /no host takes writes/.test(String(l.msg)));
+    assert.equal(lost.length, 1, 'the outage is logged once, as a change of state');
+    assert.deepEqual(server!.logs.filter((l) => l.level >= 50).map((l) => l.msg), [], 'no error line per request');
   });
 
   it('serves again as soon as the database is back, without a restart, and lost no committed write', async () => {
@@ -155,6 +158,7 @@ describe('PostgreSQL outage: 503 at once, recovery without a restart', function 
     assert.equal((await catalog.createUser({ catalogUser: [{ userId: 'CN=outage' }], errorDeliveryMethod: 'DIRECT' })).catalogOperationStatus.status, 'OPERATION_SUCCESSFUL');
     assert.equal(server!.process.exitCode, null, 'the same process served throughout');
     assert.equal(server!.logs.filter((l) => l.msg === 'listening').length, 1);
+    assert.equal(server!.logs.filter((l) => /takes writes again/.test(String(l.msg))).length, 1, 'the return is logged once, with how long it took');
   });
 
   it('answers 503 when every pooled connection stays busy past the acquire timeout, then serves again', async () => {

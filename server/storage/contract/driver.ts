@@ -147,6 +147,12 @@ export interface Pools {
   readonly standbys?: Standbys;
   /** What /metrics reports of the storage at this moment (server/metrics/metrics.ts). */
   gauges(): StorageGauges;
+  /**
+   * Readiness (rest-contract §16): resolves when the database takes writes now, throws (an
+   * unavailable error, with why) when it does not, e.g. while no host of a PostgreSQL
+   * DATABASE_URL is the primary. Absent where reaching the database is all there is to ask (SQLite).
+   */
+  writable?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -219,6 +225,22 @@ export interface StorageGauges {
   readonly walBytes?: number;
   /** Each standby that serves reads (DATABASE_READ_URLS). */
   readonly standbys?: readonly StandbyState[];
+  /** The host that takes writes (PostgreSQL), failovers seen, and time without one. */
+  readonly primary?: PrimaryState;
+}
+
+/** What /metrics and /health say of the primary (rest-contract §16). */
+export interface PrimaryState {
+  /** host:port of the host that takes writes; undefined while none does. */
+  readonly host: string | undefined;
+  readonly writable: boolean;
+  /** Times the host that takes writes changed (a switchover, a promotion) since the process started. */
+  readonly failovers: number;
+  /** Seconds, since the process started, during which no host took writes. */
+  readonly secondsWithoutPrimary: number;
+  /** While none takes writes: why (each host's answer), and for how long so far. */
+  readonly why?: string;
+  readonly downSeconds?: number;
 }
 
 /**
@@ -269,4 +291,10 @@ export interface ErrorClassifier {
    * an expression): a query the client made too large, answered 400, never a 500.
    */
   isQueryTooLarge(error: unknown): boolean;
+  /**
+   * True where the dialect logs an outage itself, once per change of state (PostgreSQL's
+   * provider of the primary: lost, read-only, back after N s; rest-contract §16): a request it
+   * fails is then not logged again. False where nothing else would say it (SQLite's busy file).
+   */
+  readonly reportsOutages: boolean;
 }

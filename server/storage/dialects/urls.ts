@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseHosts } from './postgres/hosts.js';
 
 /** The engines a DATABASE_URL can name. */
 export type EngineName = 'sqlite' | 'postgres';
@@ -34,10 +35,12 @@ const URLS: Record<EngineName, EngineUrl> = {
     accepts: (url) => /^postgres(ql)?:\/\//.test(url),
     describe(url) {
       try {
-        const parsed = new URL(url);
+        // Several hosts (libpq's list, rest-contract §16) are named in turn: h1:5432,h2:5432.
+        const { hosts } = parseHosts(url, 'DATABASE_URL');
+        const parsed = new URL(hosts[0]!.url);
         const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
         const schema = parsed.searchParams.get('schema');
-        return `postgresql ${user}${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}${schema ? ` schema ${schema}` : ''}`;
+        return `postgresql ${user}${hosts.map((h) => h.name).join(',')}${parsed.pathname}${schema ? ` schema ${schema}` : ''}`;
       } catch {
         return 'postgresql (an address that does not parse)';
       }

@@ -5,7 +5,7 @@ import type { Representation } from '../contract/representation.js';
 import type { CurrentRow, KeySql } from './statements.js';
 
 /** What the key reads use of the database. */
-export type KeyReadsDatabase = Uses<'keys', { driver: 'errors' }>;
+export type KeyReadsDatabase = Uses<'keys' | 'writable', { driver: 'errors' }>;
 
 /**
  * Reads by key: the newest live representation (from the read cache where there is one), one
@@ -79,6 +79,9 @@ export class KeyReads {
   /** Answers when the database answers. */
   async ping(): Promise<void> {
     await this.read(() => this.db.keys.one('SELECT 1', []));
+    // Readiness: a database that answers but takes no writes (no host is the primary) is not ready (rest-contract §16).
+    const writable = this.db.writable?.bind(this.db);
+    if (writable) await this.read(writable);
   }
 
   /** The newest live representation as the database has it, kept in memory where there is a cache. */

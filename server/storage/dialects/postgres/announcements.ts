@@ -2,7 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Announcements } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
+import type { WritableHost } from './primary.js';
 
+/** The first wait before a lost LISTEN connection is opened again: doubled after each failed try. */
+const FIRST_PAUSE_MS = 100;
 /** The longest wait before a lost LISTEN connection is opened again. */
 const RECONNECT_MAX_MS = 5_000;
 /**
@@ -67,7 +70,10 @@ export class PostgresAnnouncements implements Announcements {
   private askedUntil = Number.POSITIVE_INFINITY;
   private refresher: NodeJS.Timeout | undefined;
 
-  constructor(private readonly settings: PostgresSettings) {
+  constructor(
+    settings: PostgresSettings,
+    private readonly primary: WritableHost,
+  ) {
     this.channels = announcementChannels(settings.schema);
   }
 
@@ -136,15 +142,25 @@ export class PostgresAnnouncements implements Announcements {
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
     const connect = async (pause: number): Promise<void> => {
-      const { connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name } = this.settings.connection;
-      const next = new pg.Client({ connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name });
+      let next: pg.Client;
+      try {
+        // The host that takes writes: NOTIFY runs nowhere else, and the writers' NOTIFYs are sent there.
+        next = new pg.Client(await this.primary.clientConfig());
+      } catch (error) {
+        failed(error);
+        reopen(pause);
+        return;
+      }
       next.on('notification', (message) => {
         if (message.channel === this.channels.interest) this.heardInterest(message.payload ?? '');
         else if (message.payload !== this.token) heard();
       });
+      let opened = false;
       next.on('error', (error) => {
+        this.primary.failed(error);
         failed(error);
-        reopen(pause);
+        // A connection that was open is reopened from the shortest pause again.
+        reopen(opened ? FIRST_PAUSE_MS : pause);
       });
       try {
         await next.connect();
@@ -153,6 +169,7 @@ export class PostgresAnnouncements implements Announcements {
         this.askedUntil = performance.now() + ASK_GRACE_MS;
         await next.query('SELECT pg_notify($1, $2)', [this.channels.interest, '?']);
       } catch (error) {
+        this.primary.failed(error);
         failed(error);
         void next.end().catch(() => undefined);
         reopen(pause);
@@ -162,6 +179,7 @@ export class PostgresAnnouncements implements Announcements {
         await next.end();
         return;
       }
+      opened = true;
       client = next;
       this.client = next;
       if (this.interested) void this.tell(next);
@@ -181,7 +199,7 @@ export class PostgresAnnouncements implements Announcements {
       }, pause);
       retry.unref();
     };
-    await connect(100);
+    await connect(FIRST_PAUSE_MS);
     this.refresher = setInterval(() => {
       if (this.interested && performance.now() - this.interestSaid >= INTEREST_REFRESH_MS) void this.tell(this.client);
     }, INTEREST_REFRESH_MS / 2);

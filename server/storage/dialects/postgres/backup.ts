@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { rename, rm, stat } from 'node:fs/promises';
 import type { Backup, BackupResult } from '../../contract/adapter.js';
 import type { PostgresSettings } from './settings.js';
+import type { WritableHost } from './primary.js';
 
 /**
  * PostgreSQL's own way: pg_dump, whose dump is one snapshot of the database (a repeatable-read
@@ -10,7 +11,10 @@ import type { PostgresSettings } from './settings.js';
  * and renamed once pg_dump has succeeded.
  */
 export class PostgresBackup implements Backup {
-  constructor(private readonly settings: PostgresSettings) {}
+  constructor(
+    private readonly settings: PostgresSettings,
+    private readonly primary: WritableHost,
+  ) {}
 
   exists(): boolean {
     // pg_dump says so itself when the database is not there.
@@ -20,7 +24,7 @@ export class PostgresBackup implements Backup {
   async copy(destination: string): Promise<BackupResult> {
     const partial = `${destination}.partial`;
     const { schema } = this.settings;
-    const args = ['--format=custom', `--file=${partial}`, ...(schema !== undefined ? [`--schema=${schema}`] : []), `--dbname=${this.settings.connection.connectionString!}`];
+    const args = ['--format=custom', `--file=${partial}`, ...(schema !== undefined ? [`--schema=${schema}`] : []), `--dbname=${await this.primary.url()}`];
     try {
       await run('pg_dump', args);
     } catch (error) {

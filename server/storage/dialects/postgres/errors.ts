@@ -8,10 +8,16 @@ const NETWORK_CODES = new Set([
 
 /**
  * SQLSTATEs of a server that cannot serve now: class 08 (connection exception), 53 (insufficient
- * resources: too many connections, disk full, out of memory), 58 (I/O error), and 57P0x
- * (terminated by shutdown, crash, "cannot connect now" while starting or stopping, dropped).
+ * resources: too many connections, disk full, out of memory), 58 (I/O error), 57P0x (terminated
+ * by shutdown, crash, "cannot connect now" while starting, stopping or in recovery, dropped), and
+ * 25006 (read-only transaction: a write reached a standby, or a node being promoted that waits
+ * to learn the old primary is demoted; rest-contract §16). topocat's writes never run in a
+ * read-only transaction of its own making, so 25006 always means the host, never the request.
  */
-function unavailableState(code: string): boolean {
+function unavailableState(code: string, message: unknown): boolean {
+  if (code === '25006') return true;
+  // 55000 "recovery is in progress": a function of the primary (the WAL position) asked of a standby.
+  if (code === '55000') return typeof message === 'string' && /recovery is in progress/.test(message);
   return code.startsWith('08') || code.startsWith('53') || code.startsWith('58') || code.startsWith('57P0');
 }
 
@@ -29,7 +35,7 @@ function isUnavailable(error: unknown): boolean {
     // own error, a 500 (a list whose standby ended its session, issue 39).
     if (NETWORK_CODES.has(code)) return true;
     // A SQLSTATE decides alone: a query's own error is never a reason to answer 503.
-    if (/^[0-9A-Z]{5}$/.test(code)) return unavailableState(code);
+    if (/^[0-9A-Z]{5}$/.test(code)) return unavailableState(code, message);
   }
   if (code === undefined && typeof message === 'string' && DRIVER_GONE.test(message)) return true;
   return cause !== undefined && cause !== error && isUnavailable(cause);
@@ -37,6 +43,8 @@ function isUnavailable(error: unknown): boolean {
 
 export const postgresErrors: ErrorClassifier = {
   isUnavailable,
+  // The provider of the primary (primary.ts) and the standby routing (standbys.ts) log each change of state.
+  reportsOutages: true,
   isUniqueViolation(error: unknown): boolean {
     return (error as { code?: string } | null)?.code === '23505';
   },

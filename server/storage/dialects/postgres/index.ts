@@ -9,6 +9,7 @@ import { PostgresLocking } from './locking.js';
 import { PostgresMaintenance } from './maintenance.js';
 import { postgresPoints } from './points.js';
 import { postgresSettings } from './settings.js';
+import { WritableHost } from './primary.js';
 import { postgresColumns, postgresJson } from './sql.js';
 import { postgresStatements } from './write-statements.js';
 import { postgresTime } from './time.js';
@@ -20,11 +21,13 @@ import { postgresManifests } from './manifests.js';
  */
 export function postgresDialect(databaseUrl: string): Dialect {
   const settings = postgresSettings(databaseUrl);
-  const locking = new PostgresLocking(settings);
+  // The one provider of connections to the primary: every pool, the LISTEN connection, the read lease, the lock holder, pg_dump.
+  const primary = new WritableHost(settings.hosts, settings.options);
+  const locking = new PostgresLocking(settings, primary);
   return {
     sql: { json: postgresJson, columns: postgresColumns, ddl: postgresDdl },
-    driver: { connections: new PostgresConnections(settings, locking.keyPrefix), statements: postgresStatements, errors: postgresErrors, limits: { bindings: 65_535 } },
-    adapter: { locking, maintenance: new PostgresMaintenance(settings.schema), announcements: new PostgresAnnouncements(settings), backup: new PostgresBackup(settings) },
+    driver: { connections: new PostgresConnections(settings, locking.keyPrefix, primary), statements: postgresStatements, errors: postgresErrors, limits: { bindings: 65_535 } },
+    adapter: { locking, maintenance: new PostgresMaintenance(settings.schema), announcements: new PostgresAnnouncements(settings, primary), backup: new PostgresBackup(settings, primary) },
     features: { history: postgresHistory, time: postgresTime, manifests: postgresManifests, points: postgresPoints },
   };
 }

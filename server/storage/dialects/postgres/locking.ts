@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import type { Locking } from '../../contract/adapter.js';
 import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
+import type { WritableHost } from './primary.js';
 
 /**
  * Writers of one resource serialise on a transaction-scoped advisory lock rather than
@@ -9,7 +10,10 @@ import { ACQUIRE_TIMEOUT_MS, type PostgresSettings } from './settings.js';
  * run under a database-wide advisory lock.
  */
 export class PostgresLocking implements Locking {
-  constructor(private readonly settings: PostgresSettings) {}
+  constructor(
+    private readonly settings: PostgresSettings,
+    private readonly primary: WritableHost,
+  ) {}
 
   async lockResources(trx: Knex.Transaction, scope: string, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
@@ -35,7 +39,7 @@ export class PostgresLocking implements Locking {
     // connection if this process dies.
     const holder = knexFactory({
       client: 'pg',
-      connection: this.settings.connection,
+      connection: this.primary.connection,
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
       pool: { min: 0, max: 1 },
       // Its failures reach the caller (and the start-up log) as exceptions; knex would also

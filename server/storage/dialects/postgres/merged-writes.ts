@@ -36,9 +36,11 @@ export class MergedWrites<Item, Outcome> {
   private running = 0;
   private readonly settled = new Set<Promise<void>>();
 
+  /** @param unconfirmed told of items whose statement was sent but whose outcome is unknown (unconfirmedCommit). */
   constructor(
     private readonly knex: Knex,
     private readonly statement: MergedStatement<Item, Outcome>,
+    private readonly unconfirmed?: (items: readonly Item[], error: unknown) => void,
   ) {}
 
   /** The outcomes of `items`, in order; `keys` name the resources they write. */
@@ -105,9 +107,31 @@ export class MergedWrites<Item, Outcome> {
     }
   }
 
-  private run(items: readonly Item[]): Promise<Outcome[]> {
-    return onConnection(this.knex, (connection) => this.statement(connection, items));
+  private async run(items: readonly Item[]): Promise<Outcome[]> {
+    let sent = false;
+    try {
+      return await onConnection(this.knex, (connection) => {
+        sent = true;
+        return this.statement(connection, items);
+      });
+    } catch (error) {
+      if (sent && unconfirmedCommit(error)) this.unconfirmed?.(items, error);
+      throw error;
+    }
   }
+}
+
+/**
+ * Whether `error`, met after a write was sent, leaves its commit unknown: the session was lost
+ * (dropped, terminated, the server shut down or crashed) rather than the write refused. A commit
+ * may have been written before, and kept by the node promoted next (a commit that waited for
+ * its synchronous standby is written on both; rest-contract §16). A read-only answer (25006),
+ * or a connection never made, stored nothing.
+ */
+export function unconfirmedCommit(error: unknown): boolean {
+  if (!postgresErrors.isUnavailable(error)) return false;
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return code !== '25006' && code !== '55000' && name !== 'KnexTimeoutError' && name !== 'NoWritableHost' && name !== 'NotWritable';
 }
 
 /** `work` on a connection of knex's pool, outside any transaction of knex's. */

@@ -4,6 +4,7 @@ import type { ReadLease } from '../../contract/driver.js';
 import { StorageUnavailable } from '../../errors.js';
 import { announcementChannels } from './announcements.js';
 import type { PostgresSettings } from './settings.js';
+import type { WritableHost } from './primary.js';
 
 /** How often the lease's state is looked at (release, seek). */
 const TICK_MS = 250;
@@ -79,7 +80,10 @@ export class PostgresReadLease implements ReadLease {
   private readonly key: string;
   private readonly token = randomBytes(8).toString('hex');
 
-  constructor(private readonly settings: PostgresSettings) {
+  constructor(
+    settings: PostgresSettings,
+    private readonly primary: WritableHost,
+  ) {
     this.channel = announcementChannels(settings.schema).lease;
     this.key = `topocat:read-lease:${settings.schema ?? ''}`;
   }
@@ -218,23 +222,29 @@ export class PostgresReadLease implements ReadLease {
     if (this.client) return Promise.resolve(this.client);
     if (this.closed) return Promise.reject(new StorageUnavailable('closed'));
     this.connecting ??= (async () => {
-      const { connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name } = this.settings.connection;
-      const client = new pg.Client({ connectionString, connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis, application_name });
+      let client: pg.Client;
+      try {
+        client = new pg.Client(await this.primary.clientConfig());
+      } catch (error) {
+        throw new StorageUnavailable(error, true);
+      }
       client.on('notification', (message) => this.asked(message.payload ?? ''));
       // A lost connection loses the locks with it: nothing is answered from memory from here on.
-      const lost = (): void => {
+      const lost = (error?: unknown): void => {
+        if (error !== undefined) this.primary.failed(error);
         if (this.client !== client) return;
         this.losses++;
         this.forget();
       };
       client.on('error', lost);
-      client.on('end', lost);
+      client.on('end', () => lost());
       try {
         await client.connect();
         await client.query(`LISTEN "${this.channel}"`);
       } catch (error) {
+        this.primary.failed(error);
         void client.end().catch(() => undefined);
-        throw new StorageUnavailable(error instanceof Error ? error.message : String(error));
+        throw new StorageUnavailable(error, true);
       }
       this.client = client;
       return client;

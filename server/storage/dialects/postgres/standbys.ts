@@ -13,6 +13,36 @@ const POLL_MS = [1, 1, 2, 4, 8] as const;
 const LAG_LOG_MS = 60_000;
 /** How long a standby that failed is left alone before it is asked again. */
 const RETRY_MS = 1_000;
+/**
+ * While reads come, how often the primary is asked which standbys apply every commit before it
+ * is acknowledged (`synchronous_commit = remote_apply`, the standby synchronous): one statement
+ * on the primary and one on each standby, at most once a second per process.
+ */
+const SYNC_CHECK_MS = 1_000;
+/**
+ * A standby serves reads while the primary cannot be asked (rest-contract §16) only if it was
+ * confirmed applying every commit at most this long before the primary stopped answering: the
+ * primary could have let it out of its synchronous set since (an HA tool does so when the
+ * standby stops answering), and acknowledged commits it never applied.
+ */
+const SYNC_FRESH_MS = 2 * SYNC_CHECK_MS;
+
+/**
+ * The primary's standbys whose apply every commit waits for: its own `synchronous_commit` (as the
+ * service's sessions have it), and each walsender's state with its replication slot. `ANY n (…)`
+ * waits for n of its standbys, which are then `quorum`: such a standby has every commit only when
+ * n counts all of them.
+ */
+const SYNC_STANDBYS = `SELECT current_setting('synchronous_commit') AS commit, current_setting('synchronous_standby_names') AS names,
+  r.application_name, r.sync_state, s.slot_name
+  FROM (SELECT 1) one LEFT JOIN pg_stat_replication r ON true LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid`;
+/**
+ * Who a standby is to its primary: its replication slot, and the application_name its WAL
+ * receiver connects with (cluster_name by default). Without the right to read
+ * pg_stat_wal_receiver (a superuser's or pg_read_all_stats'), both are NULL: such a standby is
+ * never taken as synchronous.
+ */
+const RECEIVER = `SELECT slot_name, substring(conninfo from 'application_name=([^ ]+)') AS application_name FROM pg_stat_wal_receiver`;
 
 /** Where a read goes: a standby that has replayed every write acknowledged before it arrived, or the primary. */
 export interface ReadRoute {
@@ -36,6 +66,8 @@ class Standby {
   reads = 0;
   waits = 0;
   fallbacks = 0;
+  /** When the primary last said this standby applies every commit before it is acknowledged (performance.now()), or -Infinity. */
+  appliesAll = Number.NEGATIVE_INFINITY;
   readonly replay: Coalesced<Replay>;
 
   constructor(
@@ -43,9 +75,13 @@ class Standby {
     readonly knex: Knex,
   ) {
     this.replay = new Coalesced(async () => {
-      const row = (await knex.raw('SELECT pg_last_wal_replay_lsn()::text AS lsn, CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag')).rows[0] as { lsn: string | null; lag: number };
+      const row = (await knex.raw('SELECT pg_is_in_recovery() AS recovery, pg_last_wal_replay_lsn()::text AS lsn, CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0 ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag')).rows[0] as { recovery: boolean; lsn: string | null; lag: number };
       const lsn = parseLsn(row.lsn);
-      // Not a standby (promoted, or a primary named by mistake): never read from it as one.
+      // Not a standby (promoted by a failover, or a primary named by mistake): never waited on
+      // as one. A promoted node keeps its last replayed position, which never moves again: every
+      // read waited READ_WAIT_MS for it (rest-contract §16). Asked again each RETRY_MS, so the
+      // old primary, once rejoined as a standby, serves reads again.
+      if (!row.recovery) throw new Error(`${name} is not in recovery (a primary, not a standby)`);
       if (lsn === undefined) throw new Error(`${name} is not replaying WAL (pg_last_wal_replay_lsn() is null)`);
       return { lsn, lagSeconds: row.lag };
     });
@@ -65,6 +101,10 @@ export class StandbyReads {
   private readonly standbys: Standby[];
   private readonly position: Coalesced<bigint>;
   private turn = 0;
+  /** Since when the primary has not answered for its position (performance.now()), or undefined while it does. */
+  private primaryAwaySince: number | undefined;
+  private lastSyncCheck = Number.NEGATIVE_INFINITY;
+  private syncChecking = false;
 
   constructor(
     private readonly primary: Knex,
@@ -93,11 +133,25 @@ export class StandbyReads {
     if (standby === undefined) return { knex: this.primary, standby: undefined };
     const deadline = performance.now() + this.waitMs;
     let position: bigint;
+    if (token === undefined) this.checkSync();
     try {
       // Asked only once a standby is up to be asked.
       position = token ?? (await this.position.get());
+      if (token === undefined) this.primaryAwaySince = undefined;
     } catch {
-      // The primary could not say: it serves the read itself, or fails it as any read of it would.
+      this.primaryAwaySince ??= performance.now();
+      // The primary could not say. A standby that applies every commit before it is acknowledged
+      // has every write acknowledged so far: it serves the read if it is still a standby.
+      if (this.appliesEveryCommit(standby)) {
+        try {
+          await standby.replay.get();
+          standby.reads++;
+          return { knex: standby.knex, standby: standby.name };
+        } catch (error) {
+          this.down(standby, error);
+        }
+      }
+      // Else the primary serves the read itself, or fails it as any read of it would.
       return { knex: this.primary, standby: undefined };
     }
     for (let look = 0; ; look++) {
@@ -139,6 +193,50 @@ export class StandbyReads {
   /** Each standby as /metrics and /health report it. */
   states(): StandbyState[] {
     return this.standbys.map(({ name, up, lagBytes, lagSeconds, reads, waits, fallbacks }) => ({ name, up, lagBytes, lagSeconds, reads, waits, fallbacks }));
+  }
+
+  /** Whether `standby` was confirmed applying every commit shortly enough before the primary stopped answering (SYNC_FRESH_MS). */
+  private appliesEveryCommit(standby: Standby): boolean {
+    return this.primaryAwaySince !== undefined && standby.appliesAll >= this.primaryAwaySince - SYNC_FRESH_MS;
+  }
+
+  /** Ask the primary which standbys apply every commit, at most once per SYNC_CHECK_MS, in the background. */
+  private checkSync(): void {
+    const now = performance.now();
+    if (this.syncChecking || now - this.lastSyncCheck < SYNC_CHECK_MS) return;
+    this.syncChecking = true;
+    this.lastSyncCheck = now;
+    void this.learnSync()
+      .catch(() => undefined)
+      .finally(() => {
+        this.syncChecking = false;
+      });
+  }
+
+  private async learnSync(): Promise<void> {
+    const asked = performance.now();
+    const { rows } = (await this.primary.raw(SYNC_STANDBYS)) as { rows: { commit: string; names: string; application_name: string | null; sync_state: string | null; slot_name: string | null }[] };
+    const senders = rows.filter((r) => r.sync_state !== null);
+    const any = /^\s*ANY\s+(\d+)\s*\(/i.exec(rows[0]?.names ?? '');
+    const quorum = senders.filter((r) => r.sync_state === 'quorum').length;
+    // Every walsender whose apply each commit waits for: 'sync', or 'quorum' where ANY n counts them all.
+    const waitedFor = rows[0]?.commit !== 'remote_apply' ? [] : senders.filter((r) => r.sync_state === 'sync' || (r.sync_state === 'quorum' && any !== null && Number(any[1]) >= quorum));
+    await Promise.all(
+      this.standbys.map(async (standby) => {
+        let applies = false;
+        if (waitedFor.length > 0) {
+          try {
+            const receiver = ((await standby.knex.raw(RECEIVER)).rows as { slot_name: string | null; application_name: string | null }[])[0];
+            const name = receiver?.application_name?.replace(/^'|'$/g, '');
+            applies = receiver !== undefined && waitedFor.some((r) => (r.slot_name !== null && r.slot_name === receiver.slot_name) || (r.application_name !== null && r.application_name === name));
+          } catch {
+            // A standby that cannot say is not taken as synchronous.
+          }
+        }
+        // A "no" counts at once: confirmed earlier is not confirmed still.
+        standby.appliesAll = applies ? asked : Number.NEGATIVE_INFINITY;
+      }),
+    );
   }
 
   private pick(): Standby | undefined {

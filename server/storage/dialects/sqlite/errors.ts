@@ -11,6 +11,9 @@ const LOCK_BUSY = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 const TOO_LARGE = /Expression tree is too large|too many terms in|too many SQL variables|too many arguments on function|too many columns|parser stack overflow|string or blob too big/;
 
 export const sqliteErrors: ErrorClassifier = {
+  // A busy or unwritable file is said by nothing else: each request it fails is logged.
+  reportsOutages: false,
+
   isUnavailable(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return (typeof code === 'string' && UNAVAILABLE.test(code)) || (error instanceof Error && error.name === 'KnexTimeoutError');
