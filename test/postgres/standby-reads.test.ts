@@ -80,6 +80,29 @@ describe('PostgreSQL standby reads: routed only once replayed far enough', funct
     assert.ok(reads.states()[0]!.lagBytes > 0);
   });
 
+  it('after a read waited READ_WAIT_MS in vain, reads go to the primary at once until the standby has replayed that far (rest-contract §16)', async () => {
+    // An old primary rejoining as a standby is far behind: every read waited READ_WAIT_MS for it.
+    const reads = new StandbyReads(onPrimary, [{ name: 'standby', knex: onStandby }], 1_000, logger);
+    await until('the standby caught up', async () => ((await reads.route()).standby === 'standby' || undefined));
+    await onStandby.raw('SELECT pg_wal_replay_pause()');
+    try {
+      await onPrimary.raw('INSERT INTO t VALUES (4)');
+      const waited = await reads.route();
+      assert.equal(waited.standby, undefined);
+      const started = performance.now();
+      const next = await reads.route();
+      const took = performance.now() - started;
+      assert.equal(next.standby, undefined);
+      assert.equal(await count(next.knex, 4), 1);
+      assert.ok(took < 500, `the next read waited ${Math.round(took)} ms for a standby known to be behind`);
+      // A client's token is waited for as before: it names what that client needs, not the primary's lag.
+      assert.equal((await reads.route(0n)).standby, 'standby');
+    } finally {
+      await onStandby.raw('SELECT pg_wal_replay_resume()');
+    }
+    await until('reads on the standby again once it replayed past the mark', async () => ((await reads.route()).standby === 'standby' || undefined));
+  });
+
   it('a consistency token from before a write needs no wait; one from after it waits for it', async () => {
     const reads = new StandbyReads(onPrimary, [{ name: 'standby', knex: onStandby }], 2_000, logger);
     await until('the standby caught up', async () => ((await reads.route()).standby === 'standby' || undefined));

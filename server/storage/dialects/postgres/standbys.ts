@@ -68,6 +68,14 @@ class Standby {
   fallbacks = 0;
   /** When the primary last said this standby applies every commit before it is acknowledged (performance.now()), or -Infinity. */
   appliesAll = Number.NEGATIVE_INFINITY;
+  /**
+   * A position it has still to replay before a read waits for it again, set when a read waited
+   * READ_WAIT_MS in vain: until then each read looks once and goes to the primary at once. An old
+   * primary that rejoins as a standby after a failover is far behind; every GET waited the full
+   * READ_WAIT_MS for it until it caught up (p50 5.95 → 12.6 ms after "postmaster killed",
+   * `npm run bench -- --only failover`, 2026-11-29).
+   */
+  behind: bigint | undefined;
   readonly replay: Coalesced<Replay>;
 
   constructor(
@@ -165,13 +173,19 @@ export class StandbyReads {
       if (!standby.up) this.recovered(standby);
       standby.lagSeconds = replay.lagSeconds;
       standby.lagBytes = Number(position > replay.lsn ? position - replay.lsn : 0n);
+      if (standby.behind !== undefined && replay.lsn >= standby.behind) standby.behind = undefined;
       if (replay.lsn >= position) {
         standby.reads++;
         if (look > 0) standby.waits++;
         return { knex: standby.knex, standby: standby.name };
       }
+      if (standby.behind !== undefined && token === undefined) return this.fallback(standby, false);
       const left = deadline - performance.now();
-      if (left <= 0) return this.fallback(standby, true);
+      if (left <= 0) {
+        // Only the primary's own position marks it: a client's token may name one it never reaches.
+        if (token === undefined) standby.behind = position;
+        return this.fallback(standby, true);
+      }
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS[Math.min(look, POLL_MS.length - 1)]!, left)));
     }
   }
