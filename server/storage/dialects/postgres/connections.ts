@@ -190,8 +190,10 @@ export class PostgresConnections implements Connections {
       keys: new PostgresKeyReader(reader),
       write: (job) => watched(() => transaction(job)),
       append: (versions) => watched(() => appends.submit(versions, versions.map(key))),
-      replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
-      insertIf: (versions) => watched(() => insertIf(versions)),
+      compareAndSet: {
+        replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
+        insertIf: (versions) => watched(() => insertIf(versions)),
+      },
       lease,
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),

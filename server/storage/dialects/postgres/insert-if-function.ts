@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { insertEvents } from './version-writes.js';
 
 /**
- * Pools.insertIf as a function of the schema, so that one prepared statement does in
+ * CompareAndSetWrites.insertIf as a function of the schema, so that one prepared statement does in
  * one round trip what the locked way's transaction does in five (BEGIN, the locks, the read of the
  * newest versions, the write, COMMIT). First each resource's advisory lock, waiting, in the order
  * the locked way takes them (kind by kind in the order given, by hash within a kind:
@@ -40,7 +40,7 @@ BEGIN
 END
 $body$`;
 
-/** Migration step 0016 (HistorySql.insertIfMigration): the function Pools.insertIf calls, and its undoing. */
+/** Migration step 0016 (HistorySql.insertIfMigration): the function CompareAndSetWrites.insertIf calls, and its undoing. */
 export const insertIfMigration = {
   async up(knex: Knex): Promise<void> {
     await knex.raw(INSERT_IF_FUNCTION.replace(/\?/g, '\\?'));

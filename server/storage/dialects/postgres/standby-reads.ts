@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../../../log.js';
-import type { StandbyState } from '../../contract/driver.js';
+import type { StandbyState } from '../../contract/standbys.js';
 import { Coalesced } from '../../coalesced.js';
 import { COVERING_POSITION, parseLsn } from './wal-position.js';
 

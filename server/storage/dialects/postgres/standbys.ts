@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import type { Standbys, StandbyState } from '../../contract/driver.js';
+import type { Standbys, StandbyState } from '../../contract/standbys.js';
 import { Coalesced } from '../../coalesced.js';
 import { postgresErrors } from './errors.js';
 import { postgresHistory } from './history.js';

@@ -6,7 +6,7 @@ import { preparedStatement } from './prepared.js';
 /**
  * The Pools' write mechanics on PostgreSQL: the statements that store versions, their current rows
  * and their events in one round trip (HistorySql.storeVersions and record inside a transaction;
- * Pools.append, replaceIf and insertIf alone, see connections.ts and MergedWrites), and the JSON
+ * Pools.append and CompareAndSetWrites alone, see connections.ts and MergedWrites), and the JSON
  * their versions travel as.
  */
 
@@ -46,7 +46,7 @@ const STORE_VERSIONS = `WITH v AS MATERIALIZED (
 SELECT event, kind, id, ts FROM e`;
 
 /**
- * The compare-and-set of Pools.replaceIf: each version stored in place of its
+ * The compare-and-set of CompareAndSetWrites.replaceIf: each version stored in place of its
  * resource's current one when that is still the expected version and nothing else holds the
  * resource (its advisory lock, taken without waiting, or its current row, skipped when locked). It
  * never waits, so it can deadlock with nothing; an item it did not store is left to the locked way
@@ -127,7 +127,7 @@ export async function replaceIfOn(connection: PgQueryable, lockPrefix: string, r
 }
 
 /**
- * Pools.insertIf on a connection (see INSERT_IF_FUNCTION): per version its event id
+ * CompareAndSetWrites.insertIf on a connection (see INSERT_IF_FUNCTION): per version its event id
  * and whether it replaced a live resource; undefined when nothing was stored (the caller then
  * writes the locked way, which finds out why).
  */
