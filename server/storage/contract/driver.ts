@@ -154,8 +154,9 @@ export interface Connections {
    * True where a server process started alone (no `--workers`) is the only writer of its
    * database (SQLite: a file belongs to one server or one cluster), so that it may keep what it
    * read in memory (CurrentCache); false where other servers may share the database (PostgreSQL).
+   * A capability flag: absent is false (no cache of another process's writes).
    */
-  readonly aloneMeansSoleWriter: boolean;
+  readonly aloneMeansSoleWriter?: boolean;
   open(options: PoolOptions): Pools;
 }
 
@@ -179,6 +180,7 @@ export interface ErrorClassifier {
    * True where the dialect logs an outage itself, once per change of state (PostgreSQL's
    * provider of the primary: lost, read-only, back after N s; rest-contract §16): a request it
    * fails is then not logged again. False where nothing else would say it (SQLite's busy file).
+   * A capability flag: absent is false (each request an outage fails is logged).
    */
-  readonly reportsOutages: boolean;
+  readonly reportsOutages?: boolean;
 }
