@@ -31,7 +31,7 @@ import type { ResultStreamStore } from './storage/catalog/result-streams.js';
 import { mountSoapEndpoint, soapExchange, type SoapEndpointOptions } from './soap/endpoint.js';
 import type { MeasurementStore } from './storage/measurements/store.js';
 import type { ResourceStore } from './storage/resource-store.js';
-import type { Standbys } from './storage/contract/driver.js';
+import type { Standbys } from './storage/contract/standbys.js';
 import type { ServiceFacts } from './storage/service-facts.js';
 import type { EventStreamOptions } from './subscriptions/event-stream.js';
 import { serviceStream } from './subscriptions/service-stream.js';

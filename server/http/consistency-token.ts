@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { CONSISTENCY_TOKEN_HEADER } from '../../generated/rest/contract.js';
-import type { Standbys } from '../storage/contract/driver.js';
+import type { Standbys } from '../storage/contract/standbys.js';
 
 /** The request header that sends a consistency token back, as Node names it (lower case). */
 export const CONSISTENCY_TOKEN = CONSISTENCY_TOKEN_HEADER.toLowerCase();

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { PrimaryState, StandbyState, StorageGauges } from '../storage/contract/driver.js';
+import type { PrimaryState, StorageGauges } from '../storage/contract/gauges.js';
+import type { StandbyState } from '../storage/contract/standbys.js';
 import { RequestDurations } from './request-durations.js';
 
 /** The catalog's kept property trees (catalog/property-trees.ts). */

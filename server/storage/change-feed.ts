@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Uses } from './contract/database.js';
-import { onPrimary } from './contract/driver.js';
+import { onPrimary } from './on-primary.js';
 import { StorageUnavailable } from './errors.js';
 import { EventLog, KEY_READ_EVENTS, type EventLogDatabase } from './events.js';
 import { type ChangeEvent, type Position, START } from './contract/events.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { DialectUses, Uses } from './contract/database.js';
 import type { Dialect } from './contract/dialect.js';
-import { onPrimary } from './contract/driver.js';
+import { onPrimary } from './on-primary.js';
 import { EVENT_COUNTER, EVENTS, positionOf, START, type Change, type ChangeAction, type ChangeEvent, type Floor, type Position, type RecordedAction } from './contract/events.js';
 import { classified } from './errors.js';
 

@@ -1,5 +1,5 @@
 import type { Uses } from './contract/database.js';
-import { onPrimary } from './contract/driver.js';
+import { onPrimary } from './on-primary.js';
 import { classified } from './errors.js';
 
 /** What the list positions use of the database. */

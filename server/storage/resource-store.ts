@@ -17,7 +17,7 @@ import type { ChangeEntry, ImportedBatch, ImportedVersion, Inserted, NewResource
 export type { ChangeEntry, ChangeKind, Expectation, ImportedBatch, ImportedVersion, Inserted, NewResource, ReplaceOptions, Selection, WriteOptions } from './resources/types.js';
 
 /** What the resource store uses of the database. */
-export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'replaceIf' | 'insertIf' | 'lease' | 'stream' | 'streamTexts' | 'standbys', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
+export type ResourceStoreDatabase = Uses<'reader' | 'keys' | 'write' | 'append' | 'compareAndSet' | 'lease' | 'stream' | 'streamTexts' | 'standbys', { sql: 'json' | 'columns'; driver: 'errors' | 'statements' | 'limits'; adapter: 'locking' | 'announcements'; features: 'history' | 'time' }>;
 
 /**
  * Versioned documents (docs/rest-interface.md). Every write appends to `resource_history` and

@@ -3,7 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { engine } from '../helpers/database.js';
 import { createCluster, createStandby, type LocalCluster } from '../../tools/pg-cluster.js';
 import { createLogger } from '../../server/log.js';
-import { StandbyReads } from '../../server/storage/dialects/postgres/standbys.js';
+import { StandbyReads } from '../../server/storage/dialects/postgres/standby-reads.js';
 import { formatLsn, parseLsn } from '../../server/storage/dialects/postgres/wal-position.js';
 import { until } from '../helpers/federation.js';
 

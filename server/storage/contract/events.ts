@@ -88,7 +88,7 @@ export interface VersionRow extends Change {
   readonly past?: boolean;
 }
 
-/** A version for Pools.insertIf. */
+/** A version for CompareAndSetWrites.insertIf. */
 export interface Insertion {
   readonly kind: string;
   readonly id: string;
@@ -99,7 +99,7 @@ export interface Insertion {
   readonly createOnly: boolean;
 }
 
-/** What Pools.insertIf stored of one version: its event, and whether it replaced a live resource. */
+/** What CompareAndSetWrites.insertIf stored of one version: its event, and whether it replaced a live resource. */
 export interface InsertedEvent {
   readonly event: number;
   readonly replaced: boolean;

@@ -66,7 +66,7 @@ export interface TimeSql {
 export interface HistorySql {
   /** Migration step 0008, after the columns `k` and `xid` are added: what this engine's event log needs for its order, and its undoing. */
   readonly migration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
-  /** Migration step 0016: what this engine's Pools.insertIf needs in the schema (PostgreSQL: a function), and its undoing. */
+  /** Migration step 0016: what this engine's CompareAndSetWrites.insertIf needs in the schema (PostgreSQL: a function), and its undoing. */
   readonly insertIfMigration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };
   /** Migration step 0018: the index `listPosition.kind` reads (PostgreSQL: events by kind in positions' order), and its undoing. */
   readonly listPositionMigration: { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> };

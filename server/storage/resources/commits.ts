@@ -1,5 +1,6 @@
 import type { Uses } from '../contract/database.js';
-import type { ReadLease, WriteJob } from '../contract/driver.js';
+import type { ReadLease } from '../contract/read-lease.js';
+import type { WriteJob } from '../contract/driver.js';
 import { classified } from '../errors.js';
 
 /** What the writer uses of the database. */

@@ -12,12 +12,12 @@ import type { Inserted, NewResource } from './types.js';
 const INSERT_CHUNK = 200;
 
 /** What the inserts use of the database. */
-export type InsertsDatabase = Uses<'append' | 'insertIf', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
+export type InsertsDatabase = Uses<'append' | 'compareAndSet', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
 
 /**
- * Inserts of resources of any kinds, all or nothing: appended where the server made every id,
- * in one statement where the engine can check and store at once (Pools.insertIf), else in one
- * transaction under the resources' locks.
+ * Inserts of resources of any kinds, all or nothing: appended where the server made every id, in
+ * one statement where the engine can check and store at once (CompareAndSetWrites.insertIf), else
+ * in one transaction under the resources' locks.
  */
 export class Inserts {
   constructor(
@@ -94,22 +94,23 @@ export class Inserts {
   }
 
   /**
-   * Where the engine has it (Pools.insertIf), an insert without a transaction: every version
-   * built with a new `ts` and stored in one round trip if each is newer than what its resource
-   * has. Undefined when nothing was stored, or where the engine or the insert cannot (a replayed
-   * `ts` to look up, an id twice in one call): the caller then inserts the locked way, which
-   * builds again and finds out why. Mixed writes on PostgreSQL, 300 writes/s: a POST with the
-   * client's id cost 3.70 ms of CPU (topocat + PostgreSQL) the locked way, against 2.21 ms for
-   * one whose id the server made (scratch, 2026-11-28).
+   * Where the engine has it (CompareAndSetWrites.insertIf), an insert without a transaction: every
+   * version built with a new `ts` and stored in one round trip if each is newer than what its
+   * resource has. Undefined when nothing was stored, or where the engine or the insert cannot (a
+   * replayed `ts` to look up, an id twice in one call): the caller then inserts the locked way,
+   * which builds again and finds out why. Mixed writes on PostgreSQL, 300 writes/s: a POST with the
+   * client's id cost 3.70 ms of CPU (topocat + PostgreSQL) the locked way, against 2.21 ms for one
+   * whose id the server made (scratch, 2026-11-28).
    */
   private async insertIf(resources: readonly NewResource[]): Promise<Inserted[] | undefined> {
-    if (!this.db.insertIf || resources.some((r) => r.replayedTs !== undefined)) return undefined;
+    const compareAndSet = this.db.compareAndSet;
+    if (!compareAndSet || resources.some((r) => r.replayedTs !== undefined)) return undefined;
     if (new Set(resources.map((r) => `${r.kind}/${r.id}`)).size !== resources.length) return undefined;
     const versions = resources.map((r) => {
       const ts = nextTs(undefined);
       return { kind: r.kind, id: r.id, ts, doc: JSON.stringify(r.build(r.id, ts)), createOnly: r.createOnly === true };
     });
-    const events = await this.commits.committed(() => this.db.insertIf!(versions));
+    const events = await this.commits.committed(() => compareAndSet.insertIf(versions));
     return events && versions.map((v, i): Inserted => ({ kind: v.kind, id: v.id, ts: v.ts, doc: v.doc, replaced: events[i]!.replaced }));
   }
 }

@@ -10,12 +10,12 @@ import { type CurrentRow, type JobSql, jobSql, type KeySql } from './statements.
 import type { Expectation, ReplaceOptions, WriteOptions } from './types.js';
 
 /** What the writes of one live resource use of the database. */
-export type ReplacementsDatabase = Uses<'replaceIf', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
+export type ReplacementsDatabase = Uses<'compareAndSet', { driver: 'statements'; adapter: 'locking'; features: 'history' }>;
 
 /**
- * Writes of one live resource: a new version built from the newest one, or its deletion. Where
- * the engine has it (Pools.replaceIf) a compare-and-set on its current row first, else one
- * transaction under the resource's lock.
+ * Writes of one live resource: a new version built from the newest one, or its deletion. Where the
+ * engine has it (CompareAndSetWrites.replaceIf) a compare-and-set on its current row first, else
+ * one transaction under the resource's lock.
  */
 export class Replacements {
   constructor(
@@ -62,20 +62,22 @@ export class Replacements {
   }
 
   /**
-   * Where the engine has it (Pools.replaceIf), a write of a live resource without a transaction:
-   * read the newest version, build the next one (`next`: its JSON text, null for a deletion), and
-   * store it if the newest is still that one. Undefined when it was not stored, or where the
-   * engine has no such write: the caller then writes the locked way, which reads again, so
-   * `next` may run twice. A missing resource or an unmet expectation fails as the locked way would.
+   * Where the engine has it (CompareAndSetWrites.replaceIf), a write of a live resource without a
+   * transaction: read the newest version, build the next one (`next`: its JSON text, null for a
+   * deletion), and store it if the newest is still that one. Undefined when it was not stored, or
+   * where the engine has no such write: the caller then writes the locked way, which reads again,
+   * so `next` may run twice. A missing resource or an unmet expectation fails as the locked way
+   * would.
    */
   private async replaceIf(kind: string, id: string, expect: Expectation | undefined, next: (current: Representation, ts: number) => string | null): Promise<Representation | undefined> {
-    if (!this.db.replaceIf) return undefined;
+    const compareAndSet = this.db.compareAndSet;
+    if (!compareAndSet) return undefined;
     const current = await this.reads.current(kind, id);
     if (!current) throw new ResourceMissing();
     if (expect !== undefined && expect !== 'any' && !expect.includes(current.ts)) throw new PreconditionFailed();
     const ts = nextTs(current.ts);
     const doc = next(current, ts);
-    const event = await this.upkeep.cached([{ kind, id }], () => this.commits.committed(() => this.db.replaceIf!({ kind, id, ts, doc, action: doc === null ? 'DELETE' : 'PUT' }, current.ts)));
+    const event = await this.upkeep.cached([{ kind, id }], () => this.commits.committed(() => compareAndSet.replaceIf({ kind, id, ts, doc, action: doc === null ? 'DELETE' : 'PUT' }, current.ts)));
     if (event === undefined) return undefined;
     const stored = { id, ts, doc: doc ?? '' };
     if (doc === null) this.upkeep.forget(kind, id);

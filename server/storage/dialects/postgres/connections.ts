@@ -3,14 +3,14 @@ import type { Connections, PoolOptions, Pools } from '../../contract/driver.js';
 import type { Insertion } from '../../contract/events.js';
 import { textRuns } from '../../document-text.js';
 import { knexLog } from '../../knex-log.js';
-import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './history.js';
+import { insertIfOn, replaceIfOn, storeVersionsOn, type Replacement } from './version-writes.js';
 import { PostgresKeyReader } from './key-reader.js';
 import { streamRows } from './stream.js';
 import { MergedWrites, onConnection, unconfirmedCommit } from './merged-writes.js';
 import { PostgresReadLease } from './read-lease.js';
-import { PostgresStandbys } from './read-routing.js';
+import { PostgresStandbys } from './standbys.js';
 import { ACQUIRE_TIMEOUT_MS, postgresSettings, standbyName, type PostgresSettings } from './settings.js';
-import { StandbyReads } from './standbys.js';
+import { StandbyReads } from './standby-reads.js';
 import { NotWritable, type WritableHost } from './primary.js';
 import type { Logger } from '../../../log.js';
 
@@ -190,8 +190,10 @@ export class PostgresConnections implements Connections {
       keys: new PostgresKeyReader(reader),
       write: (job) => watched(() => transaction(job)),
       append: (versions) => watched(() => appends.submit(versions, versions.map(key))),
-      replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
-      insertIf: (versions) => watched(() => insertIf(versions)),
+      compareAndSet: {
+        replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
+        insertIf: (versions) => watched(() => insertIf(versions)),
+      },
       lease,
       stream: (query) => streamRows(query),
       streamTexts: (query, run) => textRuns(streamRows(query), run),
@@ -219,7 +221,7 @@ export class PostgresConnections implements Connections {
 
   /**
    * DATABASE_READ_URLS: a pool per standby (as large as the primary's: it takes the reads the
-   * primary would), and the routing of reads among them (read-routing.ts). A standby URL without
+   * primary would), and the routing of reads among them (standbys.ts). A standby URL without
    * `?schema=` reads the primary's schema: it is a copy of the primary.
    */
   private standbyReads(primary: Knex, urls: readonly string[], waitMs: number, poolMax: number, logger: Logger | undefined): { routing: PostgresStandbys; pools: Knex[] } {

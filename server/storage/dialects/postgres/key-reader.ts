@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Row } from '../../contract/rows.js';
 import type { KeyReader } from '../../contract/driver.js';
 import { preparedStatement, type PgQueryable } from './prepared.js';
-import { readAgainAround, type ReadPool } from './read-routing.js';
+import { readAgainAround, type ReadPool } from './read-pool.js';
 
 /**
  * Key lookups as named prepared statements on the reader pool's connections: pg prepares each

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from '../../../log.js';
-import type { PrimaryState } from '../../contract/driver.js';
+import type { PrimaryState } from '../../contract/gauges.js';
 import { postgresErrors } from './errors.js';
 import type { Host, HostList } from './hosts.js';
 import { writesAllowed } from './hosts.js';

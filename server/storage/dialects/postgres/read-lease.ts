@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { ReadLease } from '../../contract/driver.js';
+import type { ReadLease } from '../../contract/read-lease.js';
 import { StorageUnavailable } from '../../errors.js';
 import { announcementChannels } from './announcements.js';
 import type { PostgresSettings } from './settings.js';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import QueryStream from 'pg-query-stream';
 import type { Row } from '../../contract/rows.js';
 import { postgresErrors } from './errors.js';
-import type { ReadPool } from './read-routing.js';
+import type { ReadPool } from './read-pool.js';
 
 /** Rows per round trip of the portal behind a streamed list. */
 const STREAM_BATCH = 200;

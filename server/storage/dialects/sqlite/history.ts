@@ -19,7 +19,7 @@ const run = (trx: Knex.Transaction, sql: string, bindings: readonly unknown[]) =
 export const sqliteHistory: HistorySql = {
   // Event ids order the events here: the new column `k` stays 0.
   migration: { up: async () => {}, down: async () => {} },
-  // Its one writer is in the process: no Pools.insertIf.
+  // Its one writer is in the process: no CompareAndSetWrites.insertIf.
   insertIfMigration: { up: async () => {}, down: async () => {} },
   // The index of step 0005 (`kind`, `event`) finds a kind's newest event.
   listPositionMigration: { up: async () => {}, down: async () => {} },
