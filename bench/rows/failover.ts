@@ -20,13 +20,9 @@ import { startTopocat } from '../harness/topocat.js';
 import { median } from '../harness/stats.js';
 import { DN } from '../workloads/catalog.js';
 import { autoFailoverInstalled, createFormation, type FailoverNode, type Formation } from '../../tools/pg-failover.js';
+import { FailoverLoad } from '../../test/helpers/failover-load.js';
 import { SocketClient, StreamClient } from '../../test/helpers/subscribers.js';
 
-const WRITERS = 4;
-/** Each writer's gap: 4 writers together 100 POSTs a second. */
-const WRITE_EVERY_MS = 40;
-/** GETs at 20 a second. */
-const READ_EVERY_MS = 50;
 /** The GET latencies compared: this long before the failure, and this long once writes are served again (after 3 s). */
 const WINDOW_MS = 5_000;
 /** The issue's targets. */
@@ -34,80 +30,6 @@ const FIRST_WRITE_TARGET_MS = 1_000;
 const LOG_LINES_TARGET = 10;
 /** Sequential POSTs per setting of synchronous_commit in the cost row. */
 const COST_WRITES = 300;
-
-interface Outcome {
-  readonly status: number;
-  /** performance.now() at the answer. */
-  readonly at: number;
-  readonly ms: number;
-  readonly id?: string;
-}
-
-/** The load of the issue's table against one server, each answer kept. */
-class Load {
-  readonly writes: Outcome[] = [];
-  readonly reads: Outcome[] = [];
-  readonly acknowledged: string[] = [];
-  private running = true;
-  private readonly loops: Promise<void>[] = [];
-  private written = 0;
-
-  constructor(
-    private readonly server: Measured,
-    private readonly auth: Readonly<Record<string, string>>,
-    label: string,
-  ) {
-    for (let w = 0; w < WRITERS; w++) this.loops.push(this.every(WRITE_EVERY_MS, () => this.write(`${label}-${w}`)));
-    this.loops.push(this.every(READ_EVERY_MS, () => this.read()));
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await Promise.all(this.loops);
-  }
-
-  private async every(gap: number, act: () => Promise<void>): Promise<void> {
-    while (this.running) {
-      const next = performance.now() + gap;
-      await act();
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
-    }
-  }
-
-  private async write(writer: string): Promise<void> {
-    const started = performance.now();
-    let status = 0;
-    let id: string | undefined;
-    try {
-      const answer = await fetch(`${this.server.url}/nodes`, { method: 'POST', headers: { ...this.auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: `${writer}-${this.written++}` }) });
-      status = answer.status;
-      const body = (await answer.json()) as { id?: unknown };
-      if (status === 201) id = String(body.id);
-    } catch {
-      // No answer: status 0.
-    }
-    const at = performance.now();
-    if (id !== undefined) this.acknowledged.push(id);
-    this.writes.push({ status, at, ms: at - started, ...(id !== undefined ? { id } : {}) });
-  }
-
-  /** The newest acknowledged write, read back: a 404 is a read back in time (stale). */
-  private async read(): Promise<void> {
-    const id = this.acknowledged.at(-1);
-    if (id === undefined) return;
-    const started = performance.now();
-    let status = 0;
-    try {
-      const answer = await fetch(`${this.server.url}/nodes/${id}`, { headers: this.auth });
-      status = answer.status;
-      await answer.arrayBuffer();
-    } catch {
-      // No answer: status 0.
-    }
-    const at = performance.now();
-    this.reads.push({ status, at, ms: at - started });
-  }
-}
 
 /** Warnings and errors the server logged from `from` (a Date.now()) on. */
 function loggedSince(server: Measured, from: number): string[] {
@@ -124,7 +46,7 @@ const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
 /** One failure under load, and its row. */
 async function failureRow(ctx: BenchContext, formation: Formation, server: Measured, label: string, fail: () => Promise<FailoverNode>, after?: (old: FailoverNode) => Promise<void>): Promise<Row> {
   ctx.log(`failover: ${label}`);
-  const load = new Load(server, ctx.auth, label);
+  const load = new FailoverLoad(server.url, ctx.auth, label);
   await wait(WINDOW_MS);
   const failedAt = performance.now();
   const failedWall = Date.now();

@@ -40,7 +40,7 @@ export interface InstanceRequest {
 export class InstanceList {
   /** What the merge compares of the head element; undefined once the list ended. */
   key: OrderKey | undefined;
-  private request_: ClientRequest | undefined;
+  private sent: ClientRequest | undefined;
   private answer: IncomingMessage | undefined;
   private chunks: AsyncIterator<Buffer> | undefined;
   private readonly elements: ArrayBytes;
@@ -96,7 +96,7 @@ export class InstanceList {
       const https = url.startsWith('https:');
       const options = { headers: this.request.headers, agent: https ? HTTPS_AGENT : HTTP_AGENT };
       const request = https ? httpsRequest(url, options, resolve) : httpRequest(url, options, resolve);
-      this.request_ = request;
+      this.sent = request;
       request.on('error', reject);
       request.end();
     });
@@ -164,7 +164,7 @@ export class InstanceList {
 
   /** Drop the connection (a list read to its end has let it go back to the agent already). */
   private stop(): void {
-    const request = this.request_;
+    const request = this.sent;
     if (request !== undefined && !request.destroyed && !(this.answer?.complete ?? false)) request.destroy(new Error('stopped'));
   }
 

@@ -2,14 +2,11 @@ import assert from 'node:assert/strict';
 import { engine } from '../helpers/database.js';
 import { get, post } from '../helpers/http.js';
 import { startServer, type LogLine, type RunningServer } from '../helpers/server.js';
+import { FailoverLoad } from '../helpers/failover-load.js';
 import { SocketClient, StreamClient } from '../helpers/subscribers.js';
 import { eventually } from '../helpers/wait.js';
 import { autoFailoverInstalled, createFormation, type FailoverNode, type Formation } from '../../tools/pg-failover.js';
 
-/** Four writers, each a POST every 40 ms (100 a second together), and GETs at 20 a second. */
-const WRITERS = 4;
-const WRITE_EVERY_MS = 40;
-const READ_EVERY_MS = 50;
 /**
  * Writes are served again without a restart: the first 201 comes at most this long after the new
  * primary takes writes. A bound on recovery, not the speed target (≤ 1 s, which `npm run bench --
@@ -18,70 +15,6 @@ const READ_EVERY_MS = 50;
 const RECOVERY_MS = 10_000;
 /** Warnings and errors the server may log for one failover (the issue: ≤ 10 during a 20 s outage). */
 const LOG_LINES = 10;
-
-interface Outcome {
-  readonly status: number;
-  readonly at: number;
-  readonly id?: string;
-  /** A write's name (unique). */
-  readonly name?: string;
-  readonly retryAfter?: string | null;
-}
-
-/** Requests under way against the server while a failover happens, and what each was answered. */
-class Load {
-  readonly writes: Outcome[] = [];
-  readonly reads: Outcome[] = [];
-  readonly health: Outcome[] = [];
-  private running = true;
-  private readonly loops: Promise<void>[] = [];
-  private readonly stored: string[] = [];
-  private written = 0;
-
-  constructor(private readonly url: string, label: string) {
-    for (let w = 0; w < WRITERS; w++) this.loops.push(this.every(WRITE_EVERY_MS, () => this.write(`${label}-${w}`)));
-    this.loops.push(this.every(READ_EVERY_MS, () => this.read()));
-    this.loops.push(this.every(100, () => this.probe()));
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await Promise.all(this.loops);
-  }
-
-  /** Every id whose POST was answered 201. */
-  get acknowledged(): readonly string[] {
-    return this.stored;
-  }
-
-  private async every(ms: number, act: () => Promise<void>): Promise<void> {
-    while (this.running) {
-      const next = performance.now() + ms;
-      await act();
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
-    }
-  }
-
-  private async write(writer: string): Promise<void> {
-    const name = `${writer}-${this.written++}`;
-    const answer = await post(`${this.url}/nodes`, { name }).catch(() => undefined);
-    const outcome: Outcome = { status: answer?.status ?? 0, at: performance.now(), name, retryAfter: answer?.headers.get('retry-after') ?? null, ...(answer?.status === 201 ? { id: String(answer.body.id) } : {}) };
-    if (outcome.id !== undefined) this.stored.push(outcome.id);
-    this.writes.push(outcome);
-  }
-
-  private async read(): Promise<void> {
-    const id = this.stored.at(-1);
-    if (id === undefined) return;
-    const answer = await get(`${this.url}/nodes/${id}`).catch(() => undefined);
-    this.reads.push({ status: answer?.status ?? 0, at: performance.now(), retryAfter: answer?.headers.get('retry-after') ?? null });
-  }
-
-  private async probe(): Promise<void> {
-    const [ready, live] = await Promise.all([get(`${this.url}/health`).catch(() => undefined), get(`${this.url}/health/live`).catch(() => undefined)]);
-    this.health.push({ status: ready?.status ?? 0, at: performance.now() }, { status: live?.status === 200 ? -200 : -(live?.status ?? 0), at: performance.now() });
-  }
-}
 
 const counter = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 'NaN');
 
@@ -129,8 +62,8 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
   });
 
   /** Run `fail` under load; what every failover must keep. */
-  const underLoad = async (label: string, fail: () => Promise<FailoverNode>): Promise<{ load: Load; outageLines: LogLine[]; writable: number }> => {
-    const load = new Load(server!.url, label);
+  const underLoad = async (label: string, fail: () => Promise<FailoverNode>): Promise<{ load: FailoverLoad; outageLines: LogLine[]; writable: number }> => {
+    const load = new FailoverLoad(server!.url, {}, label, { health: true });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const from = lines.length;
     const old = await fail();
@@ -164,8 +97,8 @@ describe('PostgreSQL failover: a primary that fails, without a person (pg_auto_f
     assert.ok(outageLines.length <= LOG_LINES, `${label}: ${outageLines.length} log lines: ${outageLines.map((l) => l.msg).join(' | ')}`);
     assert.equal(server!.process.exitCode, null, 'no restart');
     assert.equal(socket!.closed, undefined, 'the WebSocket stays open');
-    for (const probe of load.health.filter((o) => o.status < 0)) assert.equal(probe.status, -200, 'liveness answers 200 throughout');
-    for (const probe of load.health.filter((o) => o.status > 0)) assert.ok(probe.status === 200 || probe.status === 503, `readiness answered ${probe.status}`);
+    for (const probe of load.health) assert.equal(probe.live, 200, 'liveness answers 200 throughout');
+    for (const probe of load.health) assert.ok(probe.ready === 200 || probe.ready === 503, `readiness answered ${probe.ready}`);
     return { load, outageLines, writable };
   };
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { postgresErrors } from './errors.js';
 import type { PgQueryable } from './prepared.js';
+import { NoWritableHost, READ_ONLY } from './primary.js';
 
 /** Statements of one kind in flight at once: while they run, the requests that arrive wait and are merged. */
 const IN_FLIGHT = 2;
@@ -130,8 +131,10 @@ export class MergedWrites<Item, Outcome> {
  */
 export function unconfirmedCommit(error: unknown): boolean {
   if (!postgresErrors.isUnavailable(error)) return false;
+  if (error instanceof NoWritableHost) return false;
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  return code !== '25006' && code !== '55000' && name !== 'KnexTimeoutError' && name !== 'NoWritableHost' && name !== 'NotWritable';
+  // NotWritable (primary.ts) carries READ_ONLY too.
+  return code !== READ_ONLY && code !== '55000' && name !== 'KnexTimeoutError';
 }
 
 /** `work` on a connection of knex's pool, outside any transaction of knex's. */

@@ -99,11 +99,6 @@ export class WritableHost {
     this.logger ??= logger;
   }
 
-  /** The hosts named, in order. */
-  get hosts(): readonly Host[] {
-    return this.list.hosts;
-  }
-
   get epoch(): number {
     return this.epochValue;
   }
@@ -315,6 +310,6 @@ function worded(error: unknown): string {
 }
 
 /** PostgreSQL's "read-only transaction" answer (a standby, a node being promoted), or a host found not writable. */
-export function isReadOnly(error: unknown): boolean {
+function isReadOnly(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === READ_ONLY;
 }
