@@ -5,7 +5,9 @@ import { readAgainAround, type ReadPool } from './read-pool.js';
 /**
  * The routed reader's knex client (standbys.ts): the pg client of knex, each connection taken
  * from the primary's pool or a standby's by a ConnectionSource (PostgresStandbys), each statement
- * outside a transaction run through readAgainAround.
+ * outside a transaction run through readAgainAround. It overrides only the client's public
+ * methods that the runner calls (acquireConnection, releaseConnection, query), never an
+ * underscored one; test/postgres/routed-client.test.ts fails if knex stops calling them.
  */
 
 /** A knex client (knex types it loosely): what the routed client uses of its targets. */
@@ -30,7 +32,7 @@ export function routedKnex(primary: Knex, source: ConnectionSource): Knex {
   const primaryClient = primary.client as PoolClient;
   const Base = (primaryClient as unknown as { constructor: unknown }).constructor as new (config: Knex.Config) => PoolClient & {
     transacting?: boolean;
-    _query(connection: object, obj: unknown): Promise<unknown>;
+    query(connection: object, obj: string | object): Promise<unknown>;
   };
   class RoutedPgClient extends Base implements ReadPool<object> {
     override async acquireConnection(): Promise<object> {
@@ -45,10 +47,12 @@ export function routedKnex(primary: Knex, source: ConnectionSource): Knex {
       return source.standbyFailed(connection, error);
     }
 
-    override async _query(connection: object, obj: unknown): Promise<unknown> {
+    override async query(connection: object, obj: string | object): Promise<unknown> {
       // Inside a transaction the statement cannot move alone: the transaction fails as a whole.
-      if (this.transacting) return super._query(connection, obj);
-      return readAgainAround(this, (on) => super._query(on, obj), connection);
+      if (this.transacting) return super.query(connection, obj);
+      // knex's query() writes the positioned SQL into the object it is given (`?` → `$1`,
+      // `\\?` → `?`): each run gets the statement as the builder compiled it.
+      return readAgainAround(this, (on) => super.query(on, typeof obj === 'string' ? obj : { ...obj }), connection);
     }
   }
   // The server's version, as the primary's first connection said it (the query compiler may ask).
