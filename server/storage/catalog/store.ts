@@ -64,12 +64,19 @@ export class CatalogStore {
     return this.classified(() => this.db.reader.transaction((trx) => work(new CatalogReads(trx, this.db.dialect))));
   }
 
-  /** Run `work` in one write transaction holding the locks of `owners` (sorted: no deadlocks). */
+  /**
+   * Run `work` in one write transaction holding the locks of `owners` (sorted: no deadlocks).
+   * A commit that cannot be confirmed is logged with the owners and what `work` wrote.
+   */
   write<T>(owners: readonly string[], work: (writes: CatalogWrites) => Promise<T>): Promise<T> {
+    const locked = [...new Set(owners)];
+    let writes: CatalogWrites | undefined;
+    const written = (): string[] => [...locked.map((dn) => `owner ${dn}`), ...(writes?.written ?? [])];
     return this.classified(() => this.db.write(async (trx) => {
-      await this.db.dialect.adapter.locking.lockResources(trx, OWNER_LOCK, [...new Set(owners)]);
-      return work(new CatalogWrites(trx, this.db.dialect));
-    }));
+      await this.db.dialect.adapter.locking.lockResources(trx, OWNER_LOCK, locked);
+      writes = new CatalogWrites(trx, this.db.dialect);
+      return work(writes);
+    }, written));
   }
 
   private classified<T>(work: () => Promise<T>): Promise<T> {

@@ -27,6 +27,12 @@ export class CatalogWrites extends CatalogReads {
   private readonly contentWrites: ContentWrites;
   private readonly userWrites: UserWrites;
   private readonly definitionWrites: QueryDefinitionWrites;
+  /**
+   * What this transaction may have written, by the names a client knows (a user's DN, an
+   * objectId, a queryId) or, for what the caller named by row, `object row <id>`: named in the
+   * log when its commit cannot be confirmed (Pools.write). Items rolled back stay named.
+   */
+  readonly written = new Set<string>();
 
   constructor(knex: Knex.Transaction, dialect: CatalogDialect) {
     super(knex, dialect);
@@ -54,31 +60,37 @@ export class CatalogWrites extends CatalogReads {
   }
 
   insertUser(dn: string, contact: UserRecord['contact'], now: number): Promise<void> {
+    this.written.add(`user ${dn}`);
     return this.userWrites.insertUser(dn, contact, now);
   }
 
   /** Replace the contact fields; a new DN renames the user and, by cascade, re-owns the objects. */
   replaceUser(dn: string, newDn: string, contact: UserRecord['contact']): Promise<void> {
+    this.written.add(`user ${dn}`).add(`user ${newDn}`);
     return this.userWrites.replaceUser(dn, newDn, contact);
   }
 
   /** Delete the user and every object they own, subtrees included. */
   deleteUser(dn: string): Promise<void> {
+    this.written.add(`user ${dn}`);
     return this.userWrites.deleteUser(dn);
   }
 
   /** Insert an object and its closure rows; ResourceConflict when the objectId is taken. */
   insertObject(object: NewObject, now: number): Promise<number> {
+    this.written.add(`object ${object.guid}`);
     return this.graphWrites.insertObject(object, now);
   }
 
   /** Link `childId` under `parentId` as well; the caller has checked that no cycle follows. */
   link(parentId: number, childId: number): Promise<void> {
+    this.rows(parentId, childId);
     return this.graphWrites.link(parentId, childId);
   }
 
   /** Remove the link from `parentId` to `childId` and every path through it, nothing else. */
   unlink(parentId: number, childId: number): Promise<void> {
+    this.rows(parentId, childId);
     return this.graphWrites.unlink(parentId, childId);
   }
 
@@ -89,34 +101,41 @@ export class CatalogWrites extends CatalogReads {
 
   /** See GraphWrites.move: an object with its subtree under `parentId` alone, and to `newOwner`. */
   move(id: number, parentId: number, newOwner: string | undefined, now: number): Promise<void> {
+    this.rows(id, parentId);
     return this.graphWrites.move(id, parentId, newOwner, now);
   }
 
   /** See GraphWrites.deleteSubtree: an object with everything below it that hangs nowhere else. */
   deleteSubtree(id: number): Promise<void> {
+    this.rows(id);
     return this.graphWrites.deleteSubtree(id);
   }
 
   touch(objectId: number, now: number): Promise<void> {
+    this.rows(objectId);
     return this.graphWrites.touch(objectId, now);
   }
 
   /** Store a definition under its queryId: a new one, or a replacement of the one with that id. */
   saveQueryDefinition(record: QueryDefinitionRecord, now: number): Promise<void> {
+    this.written.add(`query ${record.queryId}`);
     return this.definitionWrites.saveQueryDefinition(record, now);
   }
 
   deleteQueryDefinition(queryId: string): Promise<void> {
+    this.written.add(`query ${queryId}`);
     return this.definitionWrites.deleteQueryDefinition(queryId);
   }
 
   /** Store a property instance with its elements and sub-properties. */
   insertProperty(objectId: number, parentPropertyId: number | null, position: number, property: PropertyInput): Promise<number> {
+    this.rows(objectId);
     return this.contentWrites.insertProperty(objectId, parentPropertyId, position, property);
   }
 
   /** Replace what an instance holds, keeping the instance (its id, position and place in order). */
   replacePropertyContent(objectId: number, propertyId: number, property: PropertyInput): Promise<void> {
+    this.rows(objectId);
     return this.contentWrites.replacePropertyContent(objectId, propertyId, property);
   }
 
@@ -126,6 +145,11 @@ export class CatalogWrites extends CatalogReads {
 
   /** Number the remaining top-level instances of (name, source) 1, 2, … in their order. */
   renumber(objectId: number, name: string, source: string): Promise<void> {
+    this.rows(objectId);
     return this.contentWrites.renumber(objectId, name, source);
+  }
+
+  private rows(...ids: readonly number[]): void {
+    for (const id of ids) this.written.add(`object row ${id}`);
   }
 }

@@ -107,8 +107,10 @@ export interface Pools {
   /**
    * Run `job` in a write transaction and resolve once what it wrote is durable. SQLite commits
    * the jobs that arrive together in one transaction (one fsync), each in a savepoint of its own.
+   * `written`: what the job wrote, asked only where its commit could not be confirmed (a session
+   * lost at COMMIT), to name it in the log (rest-contract §16).
    */
-  write<T>(job: WriteJob<T>): Promise<T>;
+  write<T>(job: WriteJob<T>, written?: () => readonly string[]): Promise<T>;
   /**
    * Store versions of resources whose ids were made for them (nothing to lock or read first):
    * the history rows, current rows and events, durable when it resolves; the event ids in order.

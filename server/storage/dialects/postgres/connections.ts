@@ -156,8 +156,8 @@ export class PostgresConnections implements Connections {
     const appends = new MergedWrites(knex, storeVersionsOn, (items, error) => unconfirmed(items.map(key), error));
     const lockPrefix = this.lockPrefix;
     const replacements = new MergedWrites(knex, (connection, items: readonly Replacement[]) => replaceIfOn(connection, lockPrefix, items), (items, error) => unconfirmed(items.map(key), error));
-    /** A transaction of `job`: a failure once `job` is done (at its COMMIT) leaves the commit unknown. */
-    const transaction = async <T>(job: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+    /** A transaction of `job`: a failure once `job` is done (at its COMMIT) leaves the commit unknown, logged with what it wrote. */
+    const transaction = async <T>(job: (trx: Knex.Transaction) => Promise<T>, written?: () => readonly string[]): Promise<T> => {
       let committing = false;
       try {
         return await knex.transaction(async (trx) => {
@@ -166,7 +166,7 @@ export class PostgresConnections implements Connections {
           return result;
         });
       } catch (error) {
-        if (committing && unconfirmedCommit(error)) unconfirmed(undefined, error);
+        if (committing && unconfirmedCommit(error)) unconfirmed(written?.(), error);
         throw error;
       }
     };
@@ -188,7 +188,7 @@ export class PostgresConnections implements Connections {
       reader,
       writer: knex,
       keys: new PostgresKeyReader(reader),
-      write: (job) => watched(() => transaction(job)),
+      write: (job, written) => watched(() => transaction(job, written)),
       append: (versions) => watched(() => appends.submit(versions, versions.map(key))),
       compareAndSet: {
         replaceIf: async (version, expected) => (await watched(() => replacements.submit([{ ...version, expected }], [key(version)])))[0],
