@@ -89,10 +89,23 @@ export interface LaunchOptions {
   readonly logFile: string;
 }
 
+/**
+ * Node's options for a process of the bench: `--cpu-prof` into TOPOCAT_BENCH_CPU_PROF (a
+ * directory) for the processes whose log file's name holds TOPOCAT_BENCH_CPU_PROF_ONLY (all when
+ * unset), so that a row's server can be profiled as the row runs it (Node refuses `--cpu-prof`
+ * in NODE_OPTIONS). The profile is written when the process exits.
+ */
+function nodeOptions(logFile: string): string[] {
+  const dir = process.env.TOPOCAT_BENCH_CPU_PROF;
+  const only = process.env.TOPOCAT_BENCH_CPU_PROF_ONLY;
+  if (!dir || (only && !path.basename(logFile).includes(only))) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
+}
+
 /** Start a process and resolve once it answers on `readyPath`. */
 export async function launch(options: LaunchOptions): Promise<Measured> {
   const out = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [path.resolve(distRoot, options.entry), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...nodeOptions(options.logFile), path.resolve(distRoot, options.entry), ...(options.args ?? [])], {
     env: { PATH: process.env.PATH ?? '', ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });
