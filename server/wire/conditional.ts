@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Expectation } from '../storage/resource-store.js';
 
@@ -9,7 +9,7 @@ import type { Expectation } from '../storage/resource-store.js';
  */
 export function etagFor(ts: number, variant?: string): string {
   if (variant === undefined) return `"${ts}"`;
-  return `"${ts}.${createHash('sha256').update(variant).digest('base64url').slice(0, 12)}"`;
+  return `"${ts}.${hash('sha256', variant, 'base64url').slice(0, 12)}"`;
 }
 
 /**
@@ -21,7 +21,7 @@ export function etagFor(ts: number, variant?: string): string {
  * never takes a list's tag for a resource's. If-None-Match compares weakly, so it gives 304.
  */
 export function listEtagFor(position: string, variant: string): string {
-  return `W/"${position}.${createHash('sha256').update(variant).digest('base64url').slice(0, 16)}"`;
+  return `W/"${position}.${hash('sha256', variant, 'base64url').slice(0, 16)}"`;
 }
 
 /** If-None-Match (weak comparison) lists `etag`, or is `*`: a list has no Last-Modified to compare. */
