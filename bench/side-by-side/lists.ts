@@ -1,8 +1,7 @@
-import { cpuSeconds } from '../harness/cpu.js';
 import { latency } from '../harness/load.js';
 import { streamList } from '../harness/stream.js';
-import { INSTITUTIONS, institution, node, nodeName } from '../workloads/topology.js';
-import { usedCpu, type ComparedSet, type Figures, type Side } from './sides.js';
+import { INSTITUTIONS, institution, nodeName } from '../workloads/topology.js';
+import { storeNodes, usedCpu, type ComparedSet, type Figures, type Side } from './sides.js';
 
 /**
  * The list rows of the benchmark (`?name=X`, `?location.institution=Y&limit=100`, the streamed
@@ -21,28 +20,23 @@ export function listSet(nodes: number, seconds: number, auth: Readonly<Record<st
   return {
     rows: [...rows.flatMap(({ row }) => [{ row: `\`${row}\` server CPU per request`, unit: 'µs' as const }, { row: `\`${row}\` p50`, unit: 'ms' as const }]), { row: STREAM_SECONDS, unit: 's' }, { row: STREAM_CPU, unit: 's' }],
     async load(side) {
-      for (let first = 0; first < nodes; first += 1000) {
-        const batch = Array.from({ length: Math.min(1000, nodes - first) }, (_, k) => node(first + k));
-        const response = await fetch(`${side.server.url}/nodes`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(batch) });
-        await response.arrayBuffer();
-        if (response.status !== 201) throw new Error(`${side.label}: POST answered ${response.status}`);
-      }
+      await storeNodes(side, auth, nodes);
     },
     async round(side: Side): Promise<Figures> {
       const figures: Figures = { values: {}, failures: 0 };
       for (const { row, path, check } of rows) {
-        const before = await usedCpu(side, cpuSeconds);
+        const before = await usedCpu(side);
         const measured = await latency({ url: side.server.url, headers: auth, seconds, path, check });
         // The warm-up second's requests are in the CPU too: per request over all of them is close
         // enough for a comparison of two builds measured alike.
         const total = measured.count + Math.round(measured.count / seconds);
-        figures.values[`\`${row}\` server CPU per request`] = (((await usedCpu(side, cpuSeconds)) - before) * 1e6) / total;
+        figures.values[`\`${row}\` server CPU per request`] = (((await usedCpu(side)) - before) * 1e6) / total;
         figures.values[`\`${row}\` p50`] = measured.p50;
         figures.failures += measured.failures;
       }
-      const before = await usedCpu(side, cpuSeconds);
+      const before = await usedCpu(side);
       const list = await streamList(side.server, '/nodes', auth);
-      figures.values[STREAM_CPU] = (await usedCpu(side, cpuSeconds)) - before;
+      figures.values[STREAM_CPU] = (await usedCpu(side)) - before;
       figures.values[STREAM_SECONDS] = list.seconds;
       if (list.status !== 200 || list.items !== nodes) figures.failures++;
       return figures;

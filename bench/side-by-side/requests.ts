@@ -1,8 +1,8 @@
-import { cpuPerRequest, cpuSeconds } from '../harness/cpu.js';
+import { cpuPerRequest } from '../harness/cpu.js';
 import { openLoop, quantile } from '../harness/open-loop.js';
 import { MixedWriter } from '../workloads/mixed-writes.js';
-import { newNode, node, nodeId } from '../workloads/topology.js';
-import { usedCpu, type ComparedSet, type Figures, type Side } from './sides.js';
+import { newNode, nodeId } from '../workloads/topology.js';
+import { postNodes, storeNodes, usedCpu, type ComparedSet, type Figures, type Side } from './sides.js';
 
 /** Nodes stored before the rounds: the GETs read them. */
 const STORED = 10_000;
@@ -37,16 +37,10 @@ export function requestSet(seconds: number, auth: Readonly<Record<string, string
       { row: MIXED_P50, unit: 'ms' },
     ],
     async load(side) {
-      for (let first = 0; first < STORED; first += 1000) {
-        const response = await fetch(`${side.server.url}/nodes`, { method: 'POST', headers: json, body: JSON.stringify(Array.from({ length: 1000 }, (_, k) => node(first + k))) });
-        await response.arrayBuffer();
-        if (response.status !== 201) throw new Error(`${side.label}: POST answered ${response.status}`);
-      }
+      await storeNodes(side, json, STORED);
       const mine = Array.from({ length: CONNECTIONS }, (_, c) => new MixedWriter(c, auth));
       for (const writer of mine) {
-        const response = await fetch(`${side.server.url}/nodes`, { method: 'POST', headers: json, body: JSON.stringify(writer.preload(MIXED_NODES)) });
-        await response.arrayBuffer();
-        if (response.status !== 201) throw new Error(`${side.label}: POST answered ${response.status}`);
+        await postNodes(side, json, writer.preload(MIXED_NODES));
       }
       writers.set(side.label, mine);
     },
@@ -62,9 +56,9 @@ export function requestSet(seconds: number, auth: Readonly<Record<string, string
       const mine = writers.get(side.label)!;
       const mixed = (s: number) => openLoop({ clients: CONNECTIONS, rate: MIXED_RATE, seconds: s, url: () => side.server.url, next: (c) => mine[c]!.next() });
       figures.failures += (await mixed(Math.min(3, seconds / 2))).failures;
-      const before = await usedCpu(side, cpuSeconds, true);
+      const before = await usedCpu(side, true);
       const measured = await mixed(seconds);
-      figures.values[MIXED] = (((await usedCpu(side, cpuSeconds, true)) - before) * 1e6) / Math.max(1, measured.answered);
+      figures.values[MIXED] = (((await usedCpu(side, true)) - before) * 1e6) / Math.max(1, measured.answered);
       figures.values[MIXED_P50] = quantile(measured.latencies, 0.5);
       figures.failures += measured.failures;
       return figures;

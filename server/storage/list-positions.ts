@@ -33,26 +33,33 @@ export class ListPositions {
    * of any process (SQLite's WAL-index header), a position read after the mark stands until it
    * moves: one pread instead of a statement's read transaction (23 µs of the ~800 µs of CPU a
    * `?name=X` list cost, a profile of 12,000 of them, 2026-11-29). The mark is read before the
-   * position, so a commit between the two moves it and the next list reads again.
+   * position, so a commit between the two moves it and the next list reads again. A mark that
+   * cannot be read keeps nothing: the statement runs, and meets the failure as any read would.
    */
   async of(kind: string | undefined): Promise<string> {
-    const keys = this.db.keys;
     const key = kind ?? '';
-    if (keys.commits) {
-      const mark = keys.commits();
-      if (mark !== this.mark) {
-        this.known.clear();
-        this.mark = mark;
-      }
-      const known = this.known.get(key);
-      if (known !== undefined) return known;
+    const mark = this.commitMark();
+    if (mark !== this.mark) {
+      this.known.clear();
+      this.mark = mark;
     }
+    const known = this.known.get(key);
+    if (known !== undefined) return known;
     const { listPosition } = this.db.dialect.features.history;
     const [sql, bindings] = kind === undefined ? [listPosition.all, []] : [listPosition.kind, new Array<string>(listPosition.kindBindings).fill(kind)];
-    const row = await classified(this.db.dialect.driver.errors, () => onPrimary(this.db.standbys, () => keys.one(sql, bindings)));
+    const row = await classified(this.db.dialect.driver.errors, () => onPrimary(this.db.standbys, () => this.db.keys.one(sql, bindings)));
     const position = String(row?.position ?? 0);
-    if (keys.commits) this.known.set(key, position);
+    if (mark !== undefined) this.known.set(key, position);
     return position;
+  }
+
+  /** KeyReader.commits, or undefined where the key reader has none or it cannot be read (nothing is then kept). */
+  private commitMark(): number | string | undefined {
+    try {
+      return this.db.keys.commits?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /**
