@@ -30,7 +30,11 @@ export interface LockSamples {
 export interface BenchPostgres {
   /** DATABASE_URL for a server process whose sessions are named `application`. */
   url(application: string): string;
-  /** CPU seconds used so far by the backends of the sessions named `application` (0 when PostgreSQL is not on this machine). */
+  /**
+   * CPU seconds used so far by the backends of the sessions named `application` (0 when
+   * PostgreSQL is not on this machine). A backend that has exited (a pool's idle connection
+   * closed) still counts what it had used when last read, so the figure never goes back.
+   */
   backendCpu(application: string): Promise<number>;
   /**
    * CPU seconds used so far by every process of the PostgreSQL server: the postmaster, its
@@ -55,11 +59,13 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   await knex.raw('SELECT 1');
   const { rows } = (await knex.raw('SELECT pg_backend_pid() AS pid')) as { rows: { pid: number }[] };
   const local = existsSync(`/proc/${rows[0]!.pid}/stat`);
-  /** CPU of each backend when first seen, so a backend opened mid-window counts from 0. */
+  /** The backends of the sessions named `application` now. */
   const pidsOf = async (application: string): Promise<number[]> => {
     const result = (await knex.raw('SELECT pid FROM pg_stat_activity WHERE application_name = ?', [application])) as { rows: { pid: number }[] };
     return result.rows.map((r) => r.pid);
   };
+  /** Each application's backends seen so far, with the CPU each had used when last read (see backendCpu). */
+  const backends = new Map<string, Map<number, number>>();
   /** The postmaster: the parent of this observer's own backend. */
   const postmaster = local ? Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${rows[0]!.pid}/status`, 'utf8'))?.[1]) : 0;
   return {
@@ -71,7 +77,10 @@ export async function benchPostgres(): Promise<BenchPostgres> {
     url: (application) => `${base}${base.includes('?') ? '&' : '?'}schema=${schema}&application_name=${application}`,
     async backendCpu(application) {
       if (!local) return 0;
-      return (await pidsOf(application)).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      const known = backends.get(application) ?? new Map<number, number>();
+      backends.set(application, known);
+      for (const pid of await pidsOf(application)) known.set(pid, Math.max(known.get(pid) ?? 0, cpuSeconds(pid)));
+      return [...known.values()].reduce((sum, cpu) => sum + cpu, 0);
     },
     sampleLocks(prefix, everyMs = 10) {
       let active = 0;

@@ -23,8 +23,10 @@ import type { Representation } from './contract/representation.js';
 export class CurrentCache {
   private readonly entries = new Map<string, Representation>();
   private characters = 0;
-  /** Writes done so far (puts and forgets): a read that saw a write happen meanwhile keeps nothing. */
+  /** Writes done so far (puts and forgets, and each write's start and end): a read that saw a write happen meanwhile keeps nothing. */
   writes = 0;
+  /** Writes of this process under way (see writing). */
+  private underWay = 0;
 
   /**
    * What `commits` said when the cache was made or a hit was last answered (undefined: it failed). Every
@@ -76,6 +78,40 @@ export class CurrentCache {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Before a write of this process (Commits.committed, which every write of the resource store
+   * and the measurement store runs through): reads under way keep nothing, and `mark` gives none
+   * until the returned function is called, once the write has committed or failed.
+   */
+  writing(): () => void {
+    this.writes++;
+    this.underWay++;
+    return () => {
+      this.underWay--;
+      this.writes++;
+    };
+  }
+
+  /**
+   * A mark that stands still while nothing was committed since it was given: no write of this
+   * process began since, and, with `commits`, nobody else committed (the read lease still held
+   * without a break); an outside write (dropAll) moves it too. Undefined while it cannot tell: a
+   * write of this process under way, or `commits` unreadable (the lease not held). What
+   * ListPositions keeps positions under where the key reader has no commit mark (PostgreSQL).
+   */
+  mark(): string | undefined {
+    if (this.underWay > 0) return undefined;
+    if (this.commits) {
+      const commits = this.ask();
+      if (commits === undefined) return undefined;
+      if (commits !== this.seen) {
+        this.seen = commits;
+        this.dropAll();
+      }
+    }
+    return `${String(this.seen)}/${this.writes}`;
   }
 
   /** What a read found, unless writes were done since `writes` (it may be older than theirs). */

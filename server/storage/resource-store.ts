@@ -49,10 +49,10 @@ export class ResourceStore {
   constructor(db: ResourceStoreDatabase, cache?: CurrentCache) {
     const sql = keySql(db);
     const upkeep = new CacheUpkeep(db, cache);
-    this.commits = new Commits(db);
+    this.commits = new Commits(db, cache);
     this.reads = new KeyReads(db, sql, cache);
     this.lists = new Lists(db);
-    this.positions = new ListPositions(db);
+    this.positions = new ListPositions(db, cache);
     this.inserts = new Inserts(db, sql, this.commits, upkeep);
     this.imports = new Imports(db, this.commits);
     this.replacements = new Replacements(db, sql, this.commits, upkeep, this.reads);

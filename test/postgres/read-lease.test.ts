@@ -121,4 +121,84 @@ describe('PostgreSQL: the read lease (a read cache while no other process writes
     assert.equal(mine?.ts, written.ts);
     assert.deepEqual(mine, theirs);
   });
+
+  /**
+   * The positions of lists (ListPositions, the lists' ETags): the holder keeps them under the
+   * read cache's mark (CurrentCache.mark). `statements` counts the position statements `s` runs.
+   */
+  const positionStatements = (s: typeof a): { count: number } => {
+    const counted = { count: 0 };
+    const keys = s.db.keys as { one: (sql: string, bindings: readonly unknown[]) => Promise<unknown> };
+    const one = keys.one.bind(keys);
+    keys.one = (sql, bindings) => {
+      if (sql === s.db.dialect.features.history.listPosition.kind) counted.count++;
+      return one(sql, bindings);
+    };
+    return counted;
+  };
+
+  it('the holder keeps a list position, and a write acknowledged through the other moves it at once, every time', async () => {
+    const statements = positionStatements(a);
+    for (let i = 1; i <= 4; i++) {
+      await holding(a, 'x');
+      const before = await a.store.positions.of('nodes');
+      const counted = statements.count;
+      assert.equal(await a.store.positions.of('nodes'), before);
+      assert.equal(statements.count, counted, `round ${i}: the position kept, no statement`);
+      await b.store.update('nodes', 'x', (current) => ({ ...(current as object), name: `list ${i}` }));
+      assert.notEqual(await a.store.positions.of('nodes'), before, `round ${i}: moved`);
+    }
+  });
+
+  it("the holder's own write moves the position it keeps", async () => {
+    await holding(a, 'x');
+    const before = await a.store.positions.of('nodes');
+    assert.equal(await a.store.positions.of('nodes'), before);
+    await a.store.update('nodes', 'x', (current) => ({ ...(current as object), name: 'own' }));
+    assert.notEqual(await a.store.positions.of('nodes'), before);
+  });
+
+  it('positions read through the holder racing writes through either process never stay behind an acknowledged write', async () => {
+    await holding(a, 'x');
+    // The position each acknowledged write left behind: no read that begins after the
+    // acknowledgement may answer the position read before the write began.
+    let stale: string | undefined;
+    let writing = true;
+    let reads = 0;
+    const reader = async (): Promise<void> => {
+      while (writing) {
+        const gone = stale;
+        const position = await a.store.positions.of('nodes');
+        assert.notEqual(position, gone, 'a position from before an acknowledged write');
+        reads++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const readers = [reader(), reader(), reader()];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const before = await a.store.positions.of('nodes');
+        await (i % 2 === 0 ? b : a).store.update('nodes', 'x', (current) => ({ ...(current as object), name: `race list ${i}` }));
+        stale = before;
+        if (i % 5 === 4) await sleep(2_500);
+      }
+    } finally {
+      writing = false;
+      await Promise.all(readers);
+    }
+    assert.ok(reads > 20, `${reads} reads`);
+  });
+
+  it('an outside write (an import, which the lease does not see) moves the kept position once the read cache is emptied', async () => {
+    await holding(a, 'x');
+    const before = await a.store.positions.of('nodes');
+    // Written as `npm run import` would, past the lease: the servers learn of it within the
+    // second (outside-writes.ts), which empties their read caches (CurrentCache.dropAll).
+    const trx = await b.db.writer.transaction();
+    await b.db.dialect.features.history.storeVersions(trx, [{ kind: 'nodes', id: 'outside', ts: Date.now() * 1000, doc: '{"id":"outside"}', action: 'POST', fresh: true }]);
+    await trx.commit();
+    assert.equal(await a.store.positions.of('nodes'), before, 'kept until the read cache is told');
+    a.cache.dropAll();
+    assert.notEqual(await a.store.positions.of('nodes'), before);
+  });
 });

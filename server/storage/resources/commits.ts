@@ -1,6 +1,7 @@
 import type { Uses } from '../contract/database.js';
 import type { ReadLease } from '../contract/read-lease.js';
 import type { WriteJob } from '../contract/driver.js';
+import type { CurrentCache } from '../current-cache.js';
 import { classified } from '../errors.js';
 
 /** What the writer uses of the database. */
@@ -16,7 +17,11 @@ export class Commits {
   /** The listeners will be told on the next turn (see committed). */
   private telling = false;
 
-  constructor(private readonly db: CommitsDatabase) {}
+  /** @param cache told of each write as it begins and ends (CurrentCache.writing). */
+  constructor(
+    private readonly db: CommitsDatabase,
+    private readonly cache?: CurrentCache,
+  ) {}
 
   /** Call `listener` after each committed write (the change feed reads the event log then). */
   onCommitted(listener: () => void): void {
@@ -42,7 +47,13 @@ export class Commits {
    * writes' answers). The writes of one turn share one read, and one announcement.
    */
   async committed<T>(work: () => Promise<T>): Promise<T> {
-    const result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
+    const over = this.cache?.writing();
+    let result: T;
+    try {
+      result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
+    } finally {
+      over?.();
+    }
     if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
