@@ -18,6 +18,7 @@ import type { Measured } from '../harness/processes.js';
 import { count, ms, seconds, type Row } from '../harness/report.js';
 import { startTopocat } from '../harness/topocat.js';
 import { median } from '../harness/stats.js';
+import { standbyCounts, type StandbyCounts } from '../harness/standby-counts.js';
 import { DN } from '../workloads/catalog.js';
 import { autoFailoverInstalled, createFormation, type FailoverNode, type Formation } from '../../tools/pg-failover.js';
 import { FailoverLoad } from '../../test/helpers/failover-load.js';
@@ -52,24 +53,6 @@ function loggedSince(server: Measured, from: number): string[] {
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The standby counters of /metrics, summed over the standbys: reads served, of which waited, and those the primary served instead. */
-interface StandbyCounts {
-  readonly reads: number;
-  readonly waits: number;
-  readonly fallbacks: number;
-}
-
-async function standbyCounts(server: Measured, auth: Readonly<Record<string, string>>): Promise<StandbyCounts> {
-  const response = await fetch(`${server.url}/metrics`, { headers: auth });
-  const text = await response.text();
-  const sum = (name: string): number =>
-    text
-      .split('\n')
-      .filter((line) => line.startsWith(`${name}{`))
-      .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-  return { reads: sum('topocat_standby_reads_total'), waits: sum('topocat_standby_read_waits_total'), fallbacks: sum('topocat_standby_fallbacks_total') };
-}
 
 /** What the standbys did between two samples, as the row says it. */
 function routed(from: StandbyCounts, to: StandbyCounts): string {

@@ -19,6 +19,7 @@ import { keepAliveAgent, timedRequest } from '../harness/client.js';
 import { openLoop, quantile } from '../harness/open-loop.js';
 import type { Measured } from '../harness/processes.js';
 import { count, ms, ratio, seconds, type Row } from '../harness/report.js';
+import { standbyCounts } from '../harness/standby-counts.js';
 import { startTopocat } from '../harness/topocat.js';
 import { DN } from '../workloads/catalog.js';
 
@@ -42,12 +43,6 @@ async function topocat(ctx: BenchContext, label: string, primary: LocalCluster, 
     databaseUrl: `${primary.url}?application_name=${label}`,
     env: { ...(standby ? { DATABASE_READ_URLS: standby.url } : {}), ...env },
   });
-}
-
-async function standbyFigures(ctx: BenchContext, server: Measured): Promise<{ reads: number; waits: number; fallbacks: number }> {
-  const text = await (await fetch(`${server.url}/metrics`, { headers: ctx.auth })).text();
-  const figure = (name: string): number => Number(new RegExp(`^${name}\\{standby="[^"]+"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { reads: figure('topocat_standby_reads_total'), waits: figure('topocat_standby_read_waits_total'), fallbacks: figure('topocat_standby_fallbacks_total') };
 }
 
 /** Every process of a cluster on this machine: the postmaster, its children, and those it reaped. */
@@ -95,7 +90,7 @@ async function pairsRow(ctx: BenchContext, primary: LocalCluster, standby: Local
   let failures = 0;
   const readMs: number[] = [];
   try {
-    const before = await standbyFigures(ctx, reader);
+    const before = await standbyCounts(reader, ctx.auth);
     const agentW = keepAliveAgent(32);
     const agentR = keepAliveAgent(32);
     const call = async (server: Measured, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pathname: string, body?: unknown): Promise<Answer> => {
@@ -149,7 +144,7 @@ async function pairsRow(ctx: BenchContext, primary: LocalCluster, standby: Local
     const elapsed = (performance.now() - started) / 1000;
     agentW.destroy();
     agentR.destroy();
-    const after = await standbyFigures(ctx, reader);
+    const after = await standbyCounts(reader, ctx.auth);
     readMs.sort((a, b) => a - b);
     const reads = after.reads - before.reads;
     const waits = after.waits - before.waits;
@@ -221,9 +216,9 @@ async function mixRow(ctx: BenchContext, primary: LocalCluster, standby: LocalCl
     ctx.log('replicas: 90 % GET / 10 % writes, reads from the standby');
     await standby.start();
     const mixed = await Promise.all([topocat(ctx, 'replicas-mix-a', primary, standby), topocat(ctx, 'replicas-mix-b', primary, standby)]);
-    const before = await Promise.all(mixed.map((s) => standbyFigures(ctx, s)));
+    const before = await Promise.all(mixed.map((s) => standbyCounts(s, ctx.auth)));
     const mix = await phase(mixed, 0.9);
-    const after = await Promise.all(mixed.map((s) => standbyFigures(ctx, s)));
+    const after = await Promise.all(mixed.map((s) => standbyCounts(s, ctx.auth)));
     // The same with every GET sending a consistency token (as the SDK's do once they wrote): no question to the primary.
     ctx.log('replicas: the same, each GET with a consistency token');
     const written = await fetch(`${mixed[0]!.url}/nodes/mix-0`, { method: 'PATCH', headers: { ...ctx.auth, 'content-type': 'application/json' }, body: JSON.stringify({ description: 'token' }) });
@@ -406,17 +401,17 @@ async function outageRow(ctx: BenchContext, primary: LocalCluster, standby: Loca
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const caughtUp = performance.now();
-    const reads = (await standbyFigures(ctx, server)).reads;
+    const reads = (await standbyCounts(server, ctx.auth)).reads;
     let back = Number.NaN;
     while (performance.now() - caughtUp < 10_000) {
-      if ((await standbyFigures(ctx, server)).reads > reads) {
+      if ((await standbyCounts(server, ctx.auth)).reads > reads) {
         back = (performance.now() - caughtUp) / 1000;
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const result = await running;
-    const figures = await standbyFigures(ctx, server);
+    const figures = await standbyCounts(server, ctx.auth);
     return {
       row: 'Standbys: the standby stopped for 2 s, then started again, under 200 GET/s of a process that reads from it',
       result: `${count(result.failures)} failed of ${count(result.answered)}; reads back on the standby ${Number.isNaN(back) ? 'never (10 s)' : seconds(back)} after it caught up; ${count(figures.fallbacks)} reads served by the primary meanwhile`,

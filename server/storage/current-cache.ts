@@ -52,15 +52,7 @@ export class CurrentCache {
     const key = keyOf(kind, id);
     const hit = this.entries.get(key);
     // A miss asks nothing: the read that follows goes to the database, which has every commit.
-    if (!hit) return undefined;
-    if (this.commits) {
-      const commits = this.ask();
-      if (commits === undefined || commits !== this.seen) {
-        this.seen = commits;
-        this.dropAll();
-        return undefined;
-      }
-    }
+    if (!hit || !this.unmoved()) return undefined;
     // Most recently used last: the Map iterates in insertion order.
     this.entries.delete(key);
     this.entries.set(key, hit);
@@ -103,15 +95,23 @@ export class CurrentCache {
    */
   mark(): string | undefined {
     if (this.underWay > 0) return undefined;
-    if (this.commits) {
-      const commits = this.ask();
-      if (commits === undefined) return undefined;
-      if (commits !== this.seen) {
-        this.seen = commits;
-        this.dropAll();
-      }
-    }
+    // Where it moved, everything kept was dropped (writes moved too): the new mark says so.
+    this.unmoved();
+    if (this.commits && this.seen === undefined) return undefined;
     return `${String(this.seen)}/${this.writes}`;
+  }
+
+  /**
+   * Whether `commits` (where there is one) still says what it said when `seen` was set. When it
+   * moved, or cannot be read, everything kept is dropped and `seen` is what it says now.
+   */
+  private unmoved(): boolean {
+    if (!this.commits) return true;
+    const commits = this.ask();
+    if (commits !== undefined && commits === this.seen) return true;
+    this.seen = commits;
+    this.dropAll();
+    return false;
   }
 
   /** What a read found, unless writes were done since `writes` (it may be older than theirs). */

@@ -48,12 +48,7 @@ export class Commits {
    */
   async committed<T>(work: () => Promise<T>): Promise<T> {
     const over = this.cache?.writing();
-    let result: T;
-    try {
-      result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work);
-    } finally {
-      over?.();
-    }
+    const result = await classified(this.db.dialect.driver.errors, this.db.lease ? () => this.leased(this.db.lease!, work) : work).finally(() => over?.());
     if (!this.telling) {
       this.telling = true;
       setImmediate(() => {
